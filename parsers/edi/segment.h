@@ -1,0 +1,64 @@
+// Splitting a byte stream into segments, and a segment into elements.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "parsers/edi/delimiters.h"
+
+namespace edihub::edi {
+
+struct Segment {
+  std::string_view text;  // tag and elements, without terminator or line breaks
+  std::string_view tag;
+  uint64_t offset = 0;    // absolute offset of the first byte
+  uint64_t end = 0;       // absolute offset after the terminator
+  bool terminated = true; // false for a last segment cut off before its terminator
+};
+
+// Element `index` of a segment (0 is the tag), or empty when absent. Released
+// separators are skipped but not unescaped; see unescape().
+std::string_view element(std::string_view segment, const Delimiters& d, size_t index);
+// Number of elements after the tag.
+size_t element_count(std::string_view segment, const Delimiters& d);
+// Component `index` (0-based) of a composite element value.
+std::string_view component(std::string_view element, const Delimiters& d, size_t index);
+// Removes release characters (EDIFACT `?+` -> `+`).
+std::string unescape(std::string_view value, const Delimiters& d);
+// Trailing spaces removed (X12 fixed-width ISA fields).
+std::string_view trim(std::string_view s);
+// 2-3 upper-case letters or digits, starting with a letter.
+bool valid_tag(std::string_view tag);
+
+struct ScanOptions {
+  // Drop CR/LF found inside segments: partners wrap files at 80 columns.
+  bool ignore_line_breaks = true;
+  size_t max_segment_bytes = 4 << 20;
+};
+
+// Finds segment boundaries. Views it returns stay valid until the next call
+// or until the caller's buffer changes.
+class SegmentScanner {
+ public:
+  enum class Status { Ok, NeedMore, End, TooLong };
+
+  void reset(const Delimiters& d, const ScanOptions& options);
+
+  // Reads the segment starting at or after buf[*pos] (line breaks before it are
+  // skipped). On Ok, *pos is past its terminator and any line breaks after it.
+  // `base` is the absolute offset of buf[0]. With eof = false, a segment that
+  // may continue past the buffer gives NeedMore and leaves *pos unchanged.
+  Status next(std::string_view buf, size_t* pos, bool eof, uint64_t base, Segment* out);
+
+ private:
+  size_t find_terminator(std::string_view buf, size_t from) const;
+
+  Delimiters d_;
+  ScanOptions options_;
+  bool strip_breaks_ = true;
+  std::string scratch_;
+};
+
+}  // namespace edihub::edi

@@ -1,0 +1,161 @@
+#include "parsers/edifact/contrl.h"
+
+#include <initializer_list>
+
+#include "parsers/edifact/una.h"
+
+namespace edihub::edifact {
+
+using edi::ErrorCode;
+
+namespace {
+
+// 0085 syntax error codes (ISO 9735).
+const char* syntax_error(ErrorCode c) {
+  switch (c) {
+    case ErrorCode::UnbSyntax: return "2";
+    case ErrorCode::InvalidSegmentTag: return "12";
+    case ErrorCode::UnbElement:
+    case ErrorCode::Truncated:
+    case ErrorCode::UnzMissing:
+    case ErrorCode::UneMissing:
+    case ErrorCode::UntMissing: return "13";
+    case ErrorCode::UnzControl:
+    case ErrorCode::UneControl:
+    case ErrorCode::UntReference: return "28";
+    case ErrorCode::UnzCount:
+    case ErrorCode::UneCount:
+    case ErrorCode::UntCount: return "29";
+    case ErrorCode::MixedGroups: return "30";
+    case ErrorCode::UnexpectedSegment: return "33";
+    default: return "18";  // unspecified error
+  }
+}
+
+class Writer {
+ public:
+  Writer(const edi::Delimiters& d, std::string suffix) : d_(d), suffix_(std::move(suffix)) {}
+
+  // Escapes a value with the release character.
+  std::string esc(std::string_view v) const {
+    std::string out;
+    for (char c : v) {
+      if (d_.release != 0 && (c == d_.element || c == d_.component || c == d_.release ||
+                              c == d_.terminator.bytes[0] || (d_.repetition && c == d_.repetition)))
+        out.push_back(d_.release);
+      out.push_back(c);
+    }
+    return out;
+  }
+  // "id:qualifier", or "id" without a qualifier; escaped.
+  std::string party(const edi::Party& p) const {
+    return p.qualifier.empty() ? esc(p.id) : esc(p.id) + d_.component + esc(p.qualifier);
+  }
+  // Elements are written as given (already escaped); trailing empty ones dropped.
+  void segment(std::initializer_list<std::string> elements) {
+    size_t n = elements.size();
+    auto it = elements.begin();
+    while (n > 1 && it[n - 1].empty()) --n;
+    for (size_t i = 0; i < n; ++i) {
+      if (i > 0) out_.push_back(d_.element);
+      out_.append(it[i]);
+    }
+    out_.append(d_.terminator.view());
+    out_.append(suffix_);
+    ++count_;
+  }
+  void una() {
+    out_ += "UNA";
+    out_ += d_.component;
+    out_ += d_.element;
+    out_ += d_.decimal;
+    out_ += d_.release != 0 ? d_.release : ' ';
+    out_ += d_.repetition != 0 ? d_.repetition : ' ';
+    out_.append(d_.terminator.view());
+    out_.append(suffix_);
+  }
+  char comp() const { return d_.component; }
+  size_t count() const { return count_; }
+  void reset_count() { count_ = 0; }
+  std::string take() { return std::move(out_); }
+
+ private:
+  edi::Delimiters d_;
+  std::string suffix_;
+  std::string out_;
+  size_t count_ = 0;
+};
+
+bool is_default(const edi::Delimiters& d) {
+  edi::Delimiters def = default_delimiters();
+  return d.component == def.component && d.element == def.element && d.decimal == def.decimal &&
+         d.release == def.release && d.terminator.view() == def.terminator.view() &&
+         (d.repetition == 0 || d.repetition == '*');
+}
+
+const edi::EnvelopeError* first_error(const edi::Interchange& o, int group, int message) {
+  for (const auto& e : o.errors)
+    if (e.group == group && e.message == message) return &e;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string build_contrl(const edi::Interchange& o, const ContrlEnvelope& env, bool duplicate) {
+  Writer w(o.delimiters, env.segment_suffix);
+  if (!is_default(o.delimiters)) w.una();
+  const std::string syntax = o.syntax.empty() ? "UNOA" : o.syntax;
+  const std::string version = o.version.empty() ? "3" : o.version;
+  const char c = w.comp();
+
+  w.segment({"UNB", w.esc(syntax) + c + w.esc(version), w.party(o.receiver), w.party(o.sender),
+             w.esc(env.date) + c + w.esc(env.time), w.esc(env.control_reference)});
+  w.reset_count();
+  const std::string type = version == "4" ? std::string("CONTRL:4:1:UN") : "CONTRL:D:3:UN";
+  std::string contrl = type;
+  for (char& ch : contrl)
+    if (ch == ':') ch = c;
+  w.segment({"UNH", w.esc(env.message_reference), contrl});
+
+  // UCI: the interchange level.
+  const edi::EnvelopeError* ic_error = nullptr;
+  for (const auto& e : o.errors)
+    if (e.group < 0) {
+      ic_error = &e;
+      break;
+    }
+  std::string action = "7", code;
+  if (duplicate) {
+    action = "4";
+    code = "26";
+  } else if (ic_error != nullptr) {
+    action = "4";
+    code = syntax_error(ic_error->code);
+  }
+  w.segment({"UCI", w.esc(o.control_number), w.party(o.sender), w.party(o.receiver), action, code});
+
+  if (action == "7") {
+    for (size_t g = 0; g < o.groups.size(); ++g) {
+      const edi::Group& group = o.groups[g];
+      if (!group.implicit) {
+        const edi::EnvelopeError* ge = first_error(o, static_cast<int>(g), -1);
+        w.segment({"UCF", w.esc(group.control_number), w.party(group.sender), w.party(group.receiver),
+                   ge ? "4" : "7", ge ? syntax_error(ge->code) : ""});
+      }
+      for (size_t m = 0; m < group.messages.size(); ++m) {
+        const edi::Message& msg = group.messages[m];
+        const edi::EnvelopeError* me = first_error(o, static_cast<int>(g), static_cast<int>(m));
+        std::string id = w.esc(msg.type) + c + w.esc(msg.version);
+        for (char& ch : id)
+          if (ch == ':' && c != ':') ch = c;
+        w.segment({"UCM", w.esc(msg.control_number), id, me ? "4" : "7",
+                   me ? syntax_error(me->code) : ""});
+      }
+    }
+  }
+  w.segment({"UNT", std::to_string(w.count() + 1), w.esc(env.message_reference)});
+  w.segment({"UNZ", "1", w.esc(env.control_reference)});
+  return w.take();
+}
+
+}  // namespace edihub::edifact

@@ -1,0 +1,28 @@
+// Builder for the EDIFACT CONTRL syntax and service report of a received
+// interchange.
+#pragma once
+
+#include <string>
+
+#include "parsers/edi/interchange.h"
+
+namespace edihub::edifact {
+
+// The CONTRL's own interchange, sent back to the original sender.
+struct ContrlEnvelope {
+  std::string control_reference;        // UNB/UNZ 0020 of the CONTRL interchange
+  std::string message_reference = "1";  // UNH/UNT 0062
+  std::string date;                     // YYMMDD (CCYYMMDD for syntax version 4)
+  std::string time;                     // HHMM
+  std::string segment_suffix;           // written after each terminator, e.g. "\n"
+};
+
+// UCI 0083: 7 (acknowledged; lower levels too unless a UCF/UCM rejects them)
+// or 4 (rejected) with 0085 from the first interchange-level error. Per message
+// a UCM (7, or 4 with 0085), inside a UCF per group when the original used UNG.
+// With duplicate = true: UCI 4 with 0085 = 26 (duplicate detected) and no UCM.
+// REQUIRES: original parsed with keep_messages.
+std::string build_contrl(const edi::Interchange& original, const ContrlEnvelope& env,
+                         bool duplicate = false);
+
+}  // namespace edihub::edifact

@@ -1,0 +1,47 @@
+// Builds the EDIFACT envelope model (UNB [UNG] UNH ... UNT [UNE] UNZ) from
+// segments and checks its counts and references.
+#pragma once
+
+#include <cstdint>
+
+#include "parsers/edi/assembler.h"
+#include "parsers/edifact/una.h"
+
+namespace edihub::edifact {
+
+class EnvelopeBuilder {
+ public:
+  explicit EnvelopeBuilder(bool keep_messages) : a_(keep_messages) {}
+
+  enum class Step { Continue, Complete, Restart };  // as x12::EnvelopeBuilder::Step
+
+  // Starts an interchange at `unb` (segment number `number`). `una` is null
+  // when the interchange has no UNA; `offset` is where UNA or UNB begins.
+  void start(const edi::Delimiters& d, const Una* una, const edi::Segment& unb, uint64_t number,
+             uint64_t offset);
+  Step on_segment(const edi::Segment& s, uint64_t number);
+  void truncate(const edi::Segment& last, uint64_t number, uint64_t end);
+  edi::Interchange take() { return a_.take(); }
+
+ private:
+  using Scope = edi::Assembler::Scope;
+
+  void on_ung(const edi::Segment& s, uint64_t number);
+  void on_unh(const edi::Segment& s, uint64_t number);
+  void on_unt(const edi::Segment& s, uint64_t number);
+  void on_une(const edi::Segment& s, uint64_t number);
+  void on_unz(const edi::Segment& s, uint64_t number);
+  void on_body(const edi::Segment& s, uint64_t number);
+  void close_message_missing_unt(const edi::Segment& at, uint64_t number);
+  void close_group_at(const edi::Segment& at, uint64_t number);
+  std::string value(const edi::Segment& s, size_t element, size_t comp = 0) const;
+  edi::Party party(const edi::Segment& s, size_t element) const;
+
+  edi::Assembler a_;
+  edi::Delimiters d_;
+  bool explicit_groups_ = false;
+  bool bare_messages_ = false;
+  uint64_t last_end_ = 0;
+};
+
+}  // namespace edihub::edifact
