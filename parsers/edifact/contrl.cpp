@@ -145,9 +145,14 @@ std::string build_contrl(const edi::Interchange& o, const ContrlEnvelope& env, b
       for (size_t m = 0; m < group.messages.size(); ++m) {
         const edi::Message& msg = group.messages[m];
         const edi::EnvelopeError* me = first_error(o, static_cast<int>(g), static_cast<int>(m));
-        std::string id = w.esc(msg.type) + c + w.esc(msg.version);
-        for (char& ch : id)
-          if (ch == ':' && c != ':') ch = c;
+        // S009: type, then the version components the model joins with ':'.
+        std::string id = w.esc(msg.type);
+        std::string_view rest = msg.version;
+        while (!rest.empty()) {
+          size_t colon = rest.find(':');
+          id += c + w.esc(rest.substr(0, colon));
+          rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+        }
         w.segment({"UCM", w.esc(msg.control_number), id, me ? "4" : "7",
                    me ? syntax_error(me->code) : ""});
       }

@@ -120,7 +120,9 @@ std::string build_functional_ack(const edi::Interchange& o, const AckEnvelope& e
     size_t accepted = 0;
     for (size_t m = 0; m < group.messages.size(); ++m) {
       const edi::Message& msg = group.messages[m];
-      w.segment({"AK2", msg.type, msg.control_number, v999 ? msg.version : ""});
+      // AK203 is the implementation convention of ST03; absent when ST03 was.
+      const bool st03 = v999 && msg.version != group.version;
+      w.segment({"AK2", msg.type, msg.control_number, st03 ? msg.version : ""});
       for (const edi::SegmentError& se : msg.segment_errors) {
         w.segment({v999 ? "IK3" : "AK3", se.tag, std::to_string(se.position), se.loop, se.code});
         for (const edi::ElementError& ee : se.elements) {

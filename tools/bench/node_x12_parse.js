@@ -12,9 +12,9 @@
 // machine, node 20):
 // - parse() of the whole file in one string returns an X12FatInterchange but
 //   keeps every segment, element and source range alive: ~5 MB/s and ~1.2 GB
-//   peak RSS for 20 MB, i.e. several GB for the 100+ MB benchmark file, where
-//   it runs out of the default heap. Fed interchange by interchange the same
-//   parse() code runs at ~45 MB/s in ~100 MB of RSS.
+//   peak RSS for 20 MB; on the 120 MiB benchmark file node aborts after ~40 s
+//   with "heap out of memory" (default ~4 GB heap). Fed interchange by
+//   interchange the same parse() code runs at ~50 MB/s in ~100-140 MB RSS.
 // - The X12Parser Transform stream (fs.createReadStream(f).pipe(parser)) is
 //   slower (~6 MB/s: one object-mode push per segment, and its envelope
 //   information needs getInterchangeFromSegments() over the array of all

@@ -1,0 +1,147 @@
+// libFuzzer target: the whole-buffer parser on arbitrary bytes, then the X12
+// acknowledgment builders (TA1, 997, 999) on whatever model it produced.
+//
+// Invariants (a violation prints one line to stderr and traps):
+//  - spans: every interchange lies within the input, in order and without
+//    overlap; its groups and messages lie within it; error offsets are within
+//    the input; counters agree with the kept groups and messages;
+//  - acks: every built ack parses back as exactly one X12 interchange with
+//    zero errors, unless the original interchange has an ISA-level problem
+//    the ack inherits (see ack_must_be_clean); a 997/999 holds one
+//    transaction set per original group and one AK2 per original message.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "parsers/edi/parser.h"
+#include "parsers/x12/acks.h"
+
+namespace {
+
+using namespace edihub;
+
+[[noreturn]] void fail(const char* what) {
+  std::fprintf(stderr, "x12_envelope_fuzz: invariant violated: %s\n", what);
+  __builtin_trap();
+}
+
+void check(bool ok, const char* what) {
+  if (!ok) fail(what);
+}
+
+bool within(const edi::Span& inner, const edi::Span& outer) {
+  return inner.offset >= outer.offset && inner.length <= outer.length &&
+         inner.offset - outer.offset <= outer.length - inner.length;
+}
+
+void check_model(const edi::ParseResult& r, uint64_t size) {
+  const edi::Span input{0, size};
+  uint64_t previous_end = 0;
+  for (const edi::Interchange& ic : r.interchanges) {
+    check(within(ic.span, input), "interchange span outside the input");
+    check(ic.span.offset >= previous_end, "interchanges overlap or are out of order");
+    previous_end = ic.span.offset + ic.span.length;
+    uint32_t messages = 0, explicit_groups = 0;
+    for (const edi::Group& g : ic.groups) {
+      check(within(g.span, ic.span), "group span outside its interchange span");
+      check(g.messages.size() == g.message_count, "group message_count != kept messages");
+      messages += g.message_count;
+      if (!g.implicit) ++explicit_groups;
+      for (const edi::Message& m : g.messages) {
+        check(within(m.span, ic.span), "message span outside its interchange span");
+        check(within(m.span, g.span), "message span outside its group span");
+        check(m.segments >= 1, "message with no segments");
+      }
+    }
+    check(messages == ic.message_count, "interchange message_count != sum over groups");
+    check(explicit_groups == ic.group_count, "interchange group_count != explicit groups");
+    for (const edi::EnvelopeError& e : ic.errors) {
+      check(e.offset <= size, "error offset beyond the input");
+      check(e.group < static_cast<int>(ic.groups.size()), "error group index out of range");
+      if (e.group >= 0 && e.message >= 0)
+        check(e.message < static_cast<int>(ic.groups[e.group].messages.size()),
+              "error message index out of range");
+    }
+  }
+  for (const edi::EnvelopeError& e : r.errors) check(e.offset <= size, "file error offset beyond the input");
+}
+
+bool has_error(const edi::Interchange& ic, edi::ErrorCode code) {
+  for (const auto& e : ic.errors)
+    if (e.code == code) return true;
+  return false;
+}
+
+// When a built ack must parse back without errors.
+//
+// InvalidDelimiters: the ack is written in the original's delimiters, so a
+// clash (say element separator == terminator) is inherited by design.
+bool ack_must_be_clean(const edi::Interchange& ic) {
+  return !has_error(ic, edi::ErrorCode::InvalidDelimiters);
+}
+
+// Parses a built ack and checks it is one clean X12 interchange. Returns it.
+edi::Interchange reparse(const std::string& ack, bool must_be_clean, const char* what) {
+  edi::ParseResult r = edi::parse(ack);
+  check_model(r, ack.size());
+  if (must_be_clean) {
+    if (!r.errors.empty() || r.interchanges.size() != 1 || !r.interchanges[0].ok()) {
+      std::fprintf(stderr, "x12_envelope_fuzz: %s does not parse back cleanly:\n%s\n", what,
+                   ack.c_str());
+      for (const auto& e : r.errors)
+        std::fprintf(stderr, "  file error %s: %s\n", std::string(edi::code_name(e.code)).c_str(),
+                     e.text.c_str());
+      for (const auto& ic : r.interchanges)
+        for (const auto& e : ic.errors)
+          std::fprintf(stderr, "  error %s: %s\n", std::string(edi::code_name(e.code)).c_str(),
+                       e.text.c_str());
+      fail("ack does not parse back with zero errors");
+    }
+    check(r.interchanges[0].standard == edi::Standard::X12, "ack is not X12");
+    return std::move(r.interchanges[0]);
+  }
+  return r.interchanges.empty() ? edi::Interchange{} : std::move(r.interchanges[0]);
+}
+
+void check_acks(const edi::Interchange& ic) {
+  const bool clean = ack_must_be_clean(ic);
+  for (const char* suffix : {"", "\r\n"}) {
+    x12::AckEnvelope env;
+    env.control_number = "1";
+    env.group_control_number = "7";
+    env.date = "20240131";
+    env.time = "1200";
+    env.segment_suffix = suffix;
+
+    reparse(x12::build_ta1(ic, x12::ta1_for(ic), env), clean, "TA1");
+    reparse(x12::build_ta1(ic, x12::ta1_duplicate(), env), clean, "TA1 (duplicate)");
+    if (ic.message_count == 0) continue;
+
+    for (int flavor = 0; flavor < 2; ++flavor) {
+      const std::string ack = flavor == 0 ? x12::build_997(ic, env) : x12::build_999(ic, env);
+      edi::Interchange back = reparse(ack, clean, flavor == 0 ? "997" : "999");
+      if (!clean) continue;
+      check(back.groups.size() == 1, "functional ack is not one group");
+      const edi::Group& g = back.groups[0];
+      check(g.messages.size() == ic.groups.size(), "functional ack: sets != original groups");
+      // Per set: ST, AK1, AK2 (+AK3/AK4 ...) + AK5 per message, AK9, SE.
+      for (size_t i = 0; i < g.messages.size(); ++i) {
+        uint32_t min_segments = 4 + 2 * static_cast<uint32_t>(ic.groups[i].messages.size());
+        check(g.messages[i].segments >= min_segments, "functional ack set is too short");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const edi::ParseResult r = edi::parse(input);
+  check_model(r, size);
+  for (const edi::Interchange& ic : r.interchanges)
+    if (ic.standard == edi::Standard::X12) check_acks(ic);
+  return 0;
+}
