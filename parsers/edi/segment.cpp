@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace edihub::edi {
 
 bool Delimiters::uses_line_breaks() const {
@@ -90,15 +94,58 @@ void SegmentScanner::reset(const Delimiters& d, const ScanOptions& options) {
   strip_breaks_ = options.ignore_line_breaks && !d.uses_line_breaks();
 }
 
-size_t SegmentScanner::find_terminator(std::string_view buf, size_t from) const {
+// First position >= from holding one of a, b, c, d; `size` when none.
+// Segments are short, so this runs once or twice per segment: 16 bytes a step.
+size_t find_any(const char* p, size_t from, size_t size, char a, char b, char c, char d) {
+#if defined(__SSE2__)
+  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+  const __m128i vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
+  while (from + 16 <= size) {
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + from));
+    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
+                             _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd)));
+    int mask = _mm_movemask_epi8(m);
+    if (mask != 0) return from + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    from += 16;
+  }
+#endif
+  for (; from < size; ++from) {
+    char ch = p[from];
+    if (ch == a || ch == b || ch == c || ch == d) return from;
+  }
+  return size;
+}
+
+size_t SegmentScanner::find_terminator(std::string_view buf, size_t from, bool* breaks) const {
   const Terminator& t = d_.terminator;
+  const char term = t.bytes[0];
+  const char rel = d_.release != 0 ? d_.release : term;
+  const char cr = strip_breaks_ ? '\r' : term;
+  const char lf = strip_breaks_ ? '\n' : term;
+  size_t i = from;
   while (true) {
-    size_t at = find_separator(buf, from, t.bytes[0], d_.release);
-    if (at == std::string_view::npos || t.size == 1) return at;
-    // Multi-byte terminator: the rest must follow; an incomplete tail is "not found".
-    if (at + t.size > buf.size()) return std::string_view::npos;
-    if (std::memcmp(buf.data() + at, t.bytes, t.size) == 0) return at;
-    from = at + 1;
+    i = find_any(buf.data(), i, buf.size(), term, rel, cr, lf);
+    if (i >= buf.size()) return std::string_view::npos;
+    const char ch = buf[i];
+    if (ch == term) {
+      if (t.size == 1) return i;
+      // Multi-byte terminator: the rest must follow; an incomplete tail is "not found".
+      if (i + t.size > buf.size()) return std::string_view::npos;
+      if (std::memcmp(buf.data() + i, t.bytes, t.size) == 0) return i;
+      ++i;
+    } else if (ch == rel) {
+      // The release character escapes the next character of the segment, even
+      // when a wrapped line break sits between them.
+      ++i;
+      while (strip_breaks_ && i < buf.size() && is_line_break(buf[i])) {
+        *breaks = true;
+        ++i;
+      }
+      ++i;
+    } else {
+      *breaks = true;
+      ++i;
+    }
   }
 }
 
@@ -116,7 +163,8 @@ SegmentScanner::Status SegmentScanner::next(std::string_view buf, size_t* pos, b
     return eof ? Status::End : Status::NeedMore;
   }
 
-  size_t term = find_terminator(buf, start);
+  bool breaks = false;
+  size_t term = find_terminator(buf, start, &breaks);
   size_t after;
   bool terminated = true;
   if (term == std::string_view::npos) {
@@ -134,8 +182,7 @@ SegmentScanner::Status SegmentScanner::next(std::string_view buf, size_t* pos, b
   if (d_.terminator.is_line_break()) {
     // "\r\n" after a segment whose terminator is "\n": the CR is not data.
     while (!text.empty() && is_line_break(text.back())) text.remove_suffix(1);
-  } else if (strip_breaks_ && (std::memchr(text.data(), '\n', text.size()) != nullptr ||
-                               std::memchr(text.data(), '\r', text.size()) != nullptr)) {
+  } else if (breaks) {
     scratch_.clear();
     for (char c : text)
       if (!is_line_break(c)) scratch_.push_back(c);

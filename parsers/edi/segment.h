@@ -53,7 +53,9 @@ class SegmentScanner {
   Status next(std::string_view buf, size_t* pos, bool eof, uint64_t base, Segment* out);
 
  private:
-  size_t find_terminator(std::string_view buf, size_t from) const;
+  // Position of the next unreleased terminator from `from`, or npos; sets
+  // *breaks when line breaks to drop lie before it.
+  size_t find_terminator(std::string_view buf, size_t from, bool* breaks) const;
 
   Delimiters d_;
   ScanOptions options_;

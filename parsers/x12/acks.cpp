@@ -205,7 +205,12 @@ std::string build_ta1(const edi::Interchange& o, const Ta1& ta1, const AckEnvelo
   const edi::Delimiters& d = o.delimiters;
   char rep = d.repetition != 0 ? d.repetition : 'U';
   Writer w(d, env.segment_suffix);
-  w.raw(ack_isa(o, env, o.version.empty() ? "00401" : o.version, rep));
+  // ISA12 of the original when it is a version (5 digits), else 00401: a TA1
+  // rejecting a bad ISA12 must not repeat it in its own ISA.
+  const bool version_ok = o.version.size() == 5 &&
+                          std::all_of(o.version.begin(), o.version.end(),
+                                      [](char c) { return c >= '0' && c <= '9'; });
+  w.raw(ack_isa(o, env, version_ok ? std::string_view(o.version) : "00401", rep));
   w.segment({"TA1", o.control_number, o.date, o.time, std::string(1, ta1.status), ta1.note_code});
   w.segment({"IEA", "0", zero_pad(env.control_number, 9)});
   return w.take();

@@ -32,6 +32,24 @@ void check(bool ok, const char* what) {
   if (!ok) fail(what);
 }
 
+// The bytes with non-printable characters as \xNN, for the failure report.
+std::string escaped(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f && c != '\\') {
+      out.push_back(c);
+    } else if (c == '\n') {
+      out += "\\n\n";
+    } else {
+      char buf[5];
+      std::snprintf(buf, sizeof buf, "\\x%02X", u);
+      out += buf;
+    }
+  }
+  return out;
+}
+
 bool within(const edi::Span& inner, const edi::Span& outer) {
   return inner.offset >= outer.offset && inner.length <= outer.length &&
          inner.offset - outer.offset <= outer.length - inner.length;
@@ -86,7 +104,7 @@ void check_contrl(const edi::Interchange& ic) {
       if (!clean) continue;
       if (!r.errors.empty() || r.interchanges.size() != 1 || !r.interchanges[0].ok()) {
         std::fprintf(stderr, "edifact_envelope_fuzz: CONTRL (duplicate=%d) does not parse back cleanly:\n%s\n",
-                     duplicate ? 1 : 0, contrl.c_str());
+                     duplicate ? 1 : 0, escaped(contrl).c_str());
         for (const auto& e : r.errors)
           std::fprintf(stderr, "  file error %s: %s\n", std::string(edi::code_name(e.code)).c_str(),
                        e.text.c_str());
