@@ -86,7 +86,6 @@ EnvelopeBuilder::Step EnvelopeBuilder::on_segment(const Segment& s, uint64_t num
     return Step::Restart;
   }
   a_.count(s, number);
-  last_end_ = s.end;
   if (!s.terminated) {
     a_.error(ErrorCode::Truncated, Scope::Interchange, s, number,
              "input ends inside segment " + std::string(tag) + " (no segment terminator)");
@@ -105,6 +104,7 @@ EnvelopeBuilder::Step EnvelopeBuilder::on_segment(const Segment& s, uint64_t num
   } else {
     on_body(s, number);
   }
+  last_end_ = s.end;
   return Step::Continue;
 }
 
@@ -113,7 +113,7 @@ void EnvelopeBuilder::close_message_missing_unt(const Segment& at, uint64_t numb
   a_.error(ErrorCode::UntMissing, Scope::Message, at, number,
            "missing UNT: " + message_name(a_.message()) + " ends where " + std::string(at.tag) +
                " begins");
-  a_.close_message(at.offset);
+  a_.close_message(last_end_);
 }
 
 // Closes the open group because `at` (UNG, UNZ, UNB) begins: an explicit group
@@ -125,7 +125,7 @@ void EnvelopeBuilder::close_group_at(const Segment& at, uint64_t number) {
              "missing UNE: group " + a_.group().control_number + " ends where " +
                  std::string(at.tag) + " begins");
   }
-  a_.close_group(at.offset);
+  a_.close_group(last_end_);
 }
 
 void EnvelopeBuilder::on_ung(const Segment& s, uint64_t number) {

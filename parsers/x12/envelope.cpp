@@ -90,7 +90,6 @@ EnvelopeBuilder::Step EnvelopeBuilder::on_segment(const Segment& s, uint64_t num
     return Step::Restart;
   }
   a_.count(s, number);
-  last_end_ = s.end;
   if (!s.terminated) {
     a_.error(ErrorCode::Truncated, Scope::Interchange, s, number,
              "input ends inside segment " + std::string(tag) + " (no segment terminator)");
@@ -109,6 +108,7 @@ EnvelopeBuilder::Step EnvelopeBuilder::on_segment(const Segment& s, uint64_t num
   } else {
     on_body(s, number);
   }
+  last_end_ = s.end;
   return Step::Continue;
 }
 
@@ -117,7 +117,7 @@ void EnvelopeBuilder::close_message_missing_se(const Segment& at, uint64_t numbe
   a_.error(ErrorCode::SeMissing, Scope::Message, at, number,
            "missing SE: " + set_name(a_.message()) + " ends where " + std::string(at.tag) +
                " begins");
-  a_.close_message(at.offset);
+  a_.close_message(last_end_);
 }
 
 void EnvelopeBuilder::close_group_missing_ge(const Segment& at, uint64_t number) {
@@ -125,7 +125,7 @@ void EnvelopeBuilder::close_group_missing_ge(const Segment& at, uint64_t number)
   a_.error(ErrorCode::GeMissing, Scope::Group, at, number,
            "missing GE: functional group " + a_.group().control_number + " ends where " +
                std::string(at.tag) + " begins");
-  a_.close_group(at.offset);
+  a_.close_group(last_end_);
 }
 
 void EnvelopeBuilder::on_gs(const Segment& s, uint64_t number) {
@@ -189,7 +189,7 @@ void EnvelopeBuilder::on_ge(const Segment& s, uint64_t number) {
   if (!a_.in_group() || a_.group().implicit) {
     a_.error(ErrorCode::UnexpectedSegment, Scope::Interchange, s, number,
              "GE without a preceding GS");
-    if (a_.in_group()) a_.close_group(s.offset);
+    if (a_.in_group()) a_.close_group(last_end_);
     return;
   }
   const edi::Group& g = a_.group();
@@ -210,7 +210,7 @@ void EnvelopeBuilder::on_ge(const Segment& s, uint64_t number) {
 void EnvelopeBuilder::on_iea(const Segment& s, uint64_t number) {
   close_message_missing_se(s, number);
   if (a_.in_group() && a_.group().implicit) {
-    a_.close_group(s.offset);
+    a_.close_group(last_end_);
   } else {
     close_group_missing_ge(s, number);
   }
