@@ -35,6 +35,11 @@ class Assembler {
 
   // Counts a segment of the interchange (and of the open message).
   void count(const Segment& s, uint64_t number);
+  // Counts n segments of the open message's content that need no other look.
+  void count_plain(uint64_t n) {
+    ic_.segments += static_cast<uint32_t>(n);
+    message_.segments += static_cast<uint32_t>(n);
+  }
   void open_group(Group g, const Segment& header);
   void close_group(uint64_t end_offset);
   void open_message(Message m, const Segment& header, uint64_t number);

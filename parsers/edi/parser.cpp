@@ -138,6 +138,21 @@ bool Parser::State::start_interchange(std::string_view buf, size_t* pos, bool eo
 
 bool Parser::State::read_segments(std::string_view buf, size_t* pos, bool eof) {
   while (true) {
+    // Message content in bulk first: most segments of a file are just counted.
+    const bool x = mode == Mode::X12;
+    if (x ? x12.in_message() : edifact.in_message()) {
+      auto skipped = scanner.skip_plain(
+          buf, pos, base, x ? SegmentScanner::Envelope::X12 : SegmentScanner::Envelope::Edifact);
+      if (skipped.count > 0) {
+        if (x) {
+          x12.on_plain(skipped.count, skipped.last_end);
+        } else {
+          edifact.on_plain(skipped.count, skipped.last_end);
+        }
+        segments += skipped.count;
+        last_offset = skipped.last_offset;
+      }
+    }
     Segment seg;
     size_t p = *pos;
     auto status = scanner.next(buf, &p, eof, base, &seg);

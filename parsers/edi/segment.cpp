@@ -1,5 +1,6 @@
 #include "parsers/edi/segment.h"
 
+#include <algorithm>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -46,6 +47,21 @@ bool is_line_break(char c) { return c == '\n' || c == '\r'; }
 
 }  // namespace
 
+Elements split(std::string_view segment, const Delimiters& d) {
+  Elements e;
+  size_t start = 0;
+  while (e.count < Elements::kMax) {
+    size_t at = find_separator(segment, start, d.element, d.release);
+    if (at == std::string_view::npos) {
+      e.at[e.count++] = segment.substr(start);
+      break;
+    }
+    e.at[e.count++] = segment.substr(start, at - start);
+    start = at + 1;
+  }
+  return e;
+}
+
 std::string_view element(std::string_view segment, const Delimiters& d, size_t index) {
   return nth(segment, d.element, d.release, index);
 }
@@ -65,6 +81,7 @@ std::string_view component(std::string_view value, const Delimiters& d, size_t i
 }
 
 std::string unescape(std::string_view value, const Delimiters& d) {
+  if (d.release == 0 || value.find(d.release) == std::string_view::npos) return std::string(value);
   std::string out;
   out.reserve(value.size());
   for (size_t i = 0; i < value.size(); ++i) {
@@ -92,65 +109,99 @@ void SegmentScanner::reset(const Delimiters& d, const ScanOptions& options) {
   d_ = d;
   options_ = options;
   strip_breaks_ = options.ignore_line_breaks && !d.uses_line_breaks();
+  const char term = d.terminator.bytes[0];
+  // Unused slots repeat the terminator, so they classify nothing new.
+  special_[0] = term;
+  special_[1] = d.release != 0 ? d.release : term;
+  special_[2] = strip_breaks_ ? '\r' : term;
+  special_[3] = strip_breaks_ ? '\n' : term;
+  cache_data_ = nullptr;
 }
 
-// First position >= from holding one of a, b, c, d; `size` when none.
-// Segments are short, so this runs once or twice per segment: 16 bytes a step.
-size_t find_any(const char* p, size_t from, size_t size, char a, char b, char c, char d) {
+namespace {
+
+// Bit i set when p[i] is one of the four special characters; n <= 64.
+uint64_t classify(const char* p, size_t n, const char special[4]) {
+  uint64_t mask = 0;
+  size_t i = 0;
 #if defined(__SSE2__)
-  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
-  const __m128i vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
-  while (from + 16 <= size) {
-    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + from));
-    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
-                             _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd)));
-    int mask = _mm_movemask_epi8(m);
-    if (mask != 0) return from + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
-    from += 16;
+  const __m128i a = _mm_set1_epi8(special[0]), b = _mm_set1_epi8(special[1]);
+  const __m128i c = _mm_set1_epi8(special[2]), d = _mm_set1_epi8(special[3]);
+  for (; i + 16 <= n; i += 16) {
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, a), _mm_cmpeq_epi8(x, b)),
+                             _mm_or_si128(_mm_cmpeq_epi8(x, c), _mm_cmpeq_epi8(x, d)));
+    mask |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(m))) << i;
   }
 #endif
-  for (; from < size; ++from) {
-    char ch = p[from];
-    if (ch == a || ch == b || ch == c || ch == d) return from;
+  for (; i < n; ++i) {
+    char ch = p[i];
+    if (ch == special[0] || ch == special[1] || ch == special[2] || ch == special[3])
+      mask |= uint64_t{1} << i;
   }
-  return size;
+  return mask;
 }
 
-size_t SegmentScanner::find_terminator(std::string_view buf, size_t from, bool* breaks) const {
+}  // namespace
+
+uint64_t SegmentScanner::mask_at(std::string_view buf, size_t block) {
+  const size_t n = std::min<size_t>(64, buf.size() - block);
+  if (n < 64) return classify(buf.data() + block, n, special_);  // the tail may still grow
+  if (cache_data_ == buf.data() && cache_base_ == base_ && cache_block_ == block) return cache_mask_;
+  cache_data_ = buf.data();
+  cache_base_ = base_;
+  cache_block_ = block;
+  cache_mask_ = classify(buf.data() + block, 64, special_);
+  return cache_mask_;
+}
+
+size_t SegmentScanner::find_terminator(std::string_view buf, size_t from, bool* breaks) {
   const Terminator& t = d_.terminator;
   const char term = t.bytes[0];
-  const char rel = d_.release != 0 ? d_.release : term;
-  const char cr = strip_breaks_ ? '\r' : term;
-  const char lf = strip_breaks_ ? '\n' : term;
-  size_t i = from;
-  while (true) {
-    i = find_any(buf.data(), i, buf.size(), term, rel, cr, lf);
-    if (i >= buf.size()) return std::string_view::npos;
-    const char ch = buf[i];
-    if (ch == term) {
-      if (t.size == 1) return i;
-      // Multi-byte terminator: the rest must follow; an incomplete tail is "not found".
-      if (i + t.size > buf.size()) return std::string_view::npos;
-      if (std::memcmp(buf.data() + i, t.bytes, t.size) == 0) return i;
-      ++i;
-    } else if (ch == rel) {
-      // The release character escapes the next character of the segment, even
-      // when a wrapped line break sits between them.
-      ++i;
-      while (strip_breaks_ && i < buf.size() && is_line_break(buf[i])) {
+  const char rel = d_.release;
+  size_t block = from & ~size_t{63};
+  while (block < buf.size()) {
+    uint64_t mask = mask_at(buf, block);
+    if (from > block) mask &= ~uint64_t{0} << (from - block);
+    while (mask != 0) {
+      const size_t i = block + static_cast<size_t>(__builtin_ctzll(mask));
+      mask &= mask - 1;
+      const char ch = buf[i];
+      if (ch == term) {
+        if (t.size == 1) return i;
+        // Multi-byte terminator: the rest must follow; an incomplete tail is "not found".
+        if (i + t.size > buf.size()) return std::string_view::npos;
+        if (std::memcmp(buf.data() + i, t.bytes, t.size) == 0) return i;
+      } else if (rel != 0 && ch == rel) {
+        // The release character escapes the next character of the segment, even
+        // when a wrapped line break sits between them.
+        size_t next = i + 1;
+        while (strip_breaks_ && next < buf.size() && is_line_break(buf[next])) {
+          *breaks = true;
+          ++next;
+        }
+        if (next >= buf.size()) return std::string_view::npos;
+        const size_t skip_to = next + 1;
+        if (skip_to >= block + 64) {
+          from = skip_to;
+          block = from & ~size_t{63};
+          goto next_block;
+        }
+        mask &= ~uint64_t{0} << (skip_to - block);
+      } else {
         *breaks = true;
-        ++i;
       }
-      ++i;
-    } else {
-      *breaks = true;
-      ++i;
     }
+    block += 64;
+    from = block;
+  next_block:;
   }
+  return std::string_view::npos;
 }
 
 SegmentScanner::Status SegmentScanner::next(std::string_view buf, size_t* pos, bool eof,
                                             uint64_t base, Segment* out) {
+  base_ = base;
   size_t start = *pos;
   while (start < buf.size() && is_line_break(buf[start]) && !d_.terminator.is_line_break())
     ++start;
@@ -205,6 +256,71 @@ SegmentScanner::Status SegmentScanner::next(std::string_view buf, size_t* pos, b
   }
   *pos = after;
   return Status::Ok;
+}
+
+namespace {
+
+inline bool upper(char c) { return c >= 'A' && c <= 'Z'; }
+inline bool upper_or_digit(char c) { return upper(c) || (c >= '0' && c <= '9'); }
+
+// Whether a segment whose tag is t[0..len) is one the envelope builders need.
+inline bool envelope_tag(const char* t, size_t len, SegmentScanner::Envelope e) {
+  if (e == SegmentScanner::Envelope::Edifact) return t[0] == 'U' && t[1] == 'N';
+  if (len == 2) return (t[0] == 'S' || t[0] == 'G') && (t[1] == 'T' || t[1] == 'E' || t[1] == 'S');
+  return t[0] == 'I' && (t[1] == 'S' || t[1] == 'E') && t[2] == 'A';
+}
+
+}  // namespace
+
+SegmentScanner::Skipped SegmentScanner::skip_plain(std::string_view buf, size_t* pos,
+                                                   uint64_t base, Envelope envelope) {
+  Skipped out;
+  if (d_.terminator.size != 1 || d_.terminator.is_line_break()) return out;
+  base_ = base;
+  const char term = d_.terminator.bytes[0];
+  const char sep = d_.element;
+  const size_t size = buf.size();
+  const char* data = buf.data();
+  size_t p = *pos;
+  size_t block = p & ~size_t{63};
+  if (block >= size) return out;
+  // Special characters from `block` on, those before the current position
+  // dropped as the scan moves.
+  uint64_t mask = mask_at(buf, block);
+  while (true) {
+    size_t start = p;
+    while (start < size && is_line_break(data[start])) ++start;
+    // Tag: 2 or 3 letters/digits, then an element separator or the terminator.
+    if (start + 4 > size) break;
+    const size_t len = data[start + 2] == sep || data[start + 2] == term ? 2 : 3;
+    if (len == 3 && data[start + 3] != sep && data[start + 3] != term) break;
+    if (!upper(data[start]) || !upper_or_digit(data[start + 1]) ||
+        (len == 3 && !upper_or_digit(data[start + 2])))
+      break;
+    if (envelope_tag(data + start, len, envelope)) break;
+    // The first special character from the tag on must be this segment's terminator.
+    size_t i;
+    while (true) {
+      if (mask == 0) {
+        block += 64;
+        if (block >= size || block - start > options_.max_segment_bytes) goto done;
+        mask = mask_at(buf, block);
+        continue;
+      }
+      i = block + static_cast<size_t>(__builtin_ctzll(mask));
+      if (i >= start) break;
+      mask &= mask - 1;
+    }
+    if (data[i] != term) break;
+    mask &= mask - 1;
+    ++out.count;
+    out.last_offset = base + start;
+    out.last_end = base + i + 1;
+    p = i + 1;
+  }
+done:
+  if (out.count > 0) *pos = p;
+  return out;
 }
 
 }  // namespace edihub::edi

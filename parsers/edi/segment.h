@@ -18,6 +18,16 @@ struct Segment {
   bool terminated = true; // false for a last segment cut off before its terminator
 };
 
+// A segment split into elements once: [0] is the tag, [i] element i (empty
+// when absent). Views into the segment; released separators not unescaped.
+struct Elements {
+  static constexpr size_t kMax = 24;  // envelope segments have at most 17
+  std::string_view at[kMax];
+  size_t count = 0;
+  std::string_view operator[](size_t i) const { return i < count ? at[i] : std::string_view(); }
+};
+Elements split(std::string_view segment, const Delimiters& d);
+
 // Element `index` of a segment (0 is the tag), or empty when absent. Released
 // separators are skipped but not unescaped; see unescape().
 std::string_view element(std::string_view segment, const Delimiters& d, size_t index);
@@ -40,6 +50,10 @@ struct ScanOptions {
 
 // Finds segment boundaries. Views it returns stay valid until the next call
 // or until the caller's buffer changes.
+//
+// Speed matters here (every byte of every file passes through it): the
+// scanner classifies 64 bytes at a time into a bit mask of the characters it
+// must look at (terminator, release, CR, LF) and then jumps from bit to bit.
 class SegmentScanner {
  public:
   enum class Status { Ok, NeedMore, End, TooLong };
@@ -52,15 +66,40 @@ class SegmentScanner {
   // may continue past the buffer gives NeedMore and leaves *pos unchanged.
   Status next(std::string_view buf, size_t* pos, bool eof, uint64_t base, Segment* out);
 
+  // Which segments skip_plain() must leave to next(): those an envelope
+  // builder looks at.
+  enum class Envelope { X12, Edifact };
+
+  struct Skipped {
+    uint64_t count = 0;
+    uint64_t last_offset = 0;  // absolute offset of the last segment skipped
+    uint64_t last_end = 0;     // absolute offset after its terminator
+  };
+
+  // The fast path for the bulk of a file: consumes, from buf[*pos], complete
+  // segments that are plain message content (a valid tag that is no envelope
+  // tag, no release character or line break inside, a one-byte terminator)
+  // and only counts them. Stops before the first segment that needs next().
+  Skipped skip_plain(std::string_view buf, size_t* pos, uint64_t base, Envelope envelope);
+
  private:
   // Position of the next unreleased terminator from `from`, or npos; sets
   // *breaks when line breaks to drop lie before it.
-  size_t find_terminator(std::string_view buf, size_t from, bool* breaks) const;
+  size_t find_terminator(std::string_view buf, size_t from, bool* breaks);
+  // Bits of the special characters in buf[block, block + 64), cached.
+  uint64_t mask_at(std::string_view buf, size_t block);
 
   Delimiters d_;
   ScanOptions options_;
   bool strip_breaks_ = true;
+  char special_[4] = {0, 0, 0, 0};
   std::string scratch_;
+  // Cache of the last full block's mask: valid for the same buffer and base.
+  const char* cache_data_ = nullptr;
+  uint64_t cache_base_ = ~0ull;
+  size_t cache_block_ = ~size_t{0};
+  uint64_t cache_mask_ = 0;
+  uint64_t base_ = 0;
 };
 
 }  // namespace edihub::edi

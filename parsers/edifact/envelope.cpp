@@ -22,33 +22,34 @@ bool syntax_supported(std::string_view id, std::string_view version) {
 
 }  // namespace
 
-std::string EnvelopeBuilder::value(const Segment& s, size_t element, size_t comp) const {
-  return edi::unescape(edi::component(edi::element(s.text, d_, element), d_, comp), d_);
+std::string EnvelopeBuilder::value(const edi::Elements& e, size_t element, size_t comp) const {
+  return edi::unescape(edi::component(e[element], d_, comp), d_);
 }
 
-edi::Party EnvelopeBuilder::party(const Segment& s, size_t element) const {
-  return {value(s, element, 0), value(s, element, 1)};
+edi::Party EnvelopeBuilder::party(const edi::Elements& e, size_t element) const {
+  return {value(e, element, 0), value(e, element, 1)};
 }
 
 void EnvelopeBuilder::start(const edi::Delimiters& d, const Una* una, const Segment& unb,
                             uint64_t number, uint64_t offset) {
   d_ = d;
+  const edi::Elements e = edi::split(unb.text, d_);
   a_.begin(edi::Standard::Edifact, offset);
   explicit_groups_ = bare_messages_ = false;
   last_end_ = unb.end;
 
   edi::Interchange& ic = a_.ic();
   ic.segments = 1;
-  ic.syntax = value(unb, 1, 0);
-  ic.version = value(unb, 1, 1);
-  ic.sender = party(unb, 2);
-  ic.receiver = party(unb, 3);
-  ic.date = value(unb, 4, 0);
-  ic.time = value(unb, 4, 1);
-  ic.control_number = value(unb, 5);
-  ic.application_reference = value(unb, 7);
-  ic.ack_requested = value(unb, 9) == "1";
-  ic.test = value(unb, 11) == "1";
+  ic.syntax = value(e, 1, 0);
+  ic.version = value(e, 1, 1);
+  ic.sender = party(e, 2);
+  ic.receiver = party(e, 3);
+  ic.date = value(e, 4, 0);
+  ic.time = value(e, 4, 1);
+  ic.control_number = value(e, 5);
+  ic.application_reference = value(e, 7);
+  ic.ack_requested = value(e, 9) == "1";
+  ic.test = value(e, 11) == "1";
 
   if (ic.version == "4") {
     // Version 4 has a repetition separator: UNA5, or `*` by default.
@@ -129,6 +130,7 @@ void EnvelopeBuilder::close_group_at(const Segment& at, uint64_t number) {
 }
 
 void EnvelopeBuilder::on_ung(const Segment& s, uint64_t number) {
+  const edi::Elements e = edi::split(s.text, d_);
   close_message_missing_unt(s, number);
   close_group_at(s, number);
   if (bare_messages_) {
@@ -137,17 +139,18 @@ void EnvelopeBuilder::on_ung(const Segment& s, uint64_t number) {
   }
   explicit_groups_ = true;
   edi::Group g;
-  g.functional_id = value(s, 1);
-  g.sender = party(s, 2);
-  g.receiver = party(s, 3);
-  g.date = value(s, 4, 0);
-  g.time = value(s, 4, 1);
-  g.control_number = value(s, 5);
-  g.version = value(s, 7, 0) + ":" + value(s, 7, 1);
+  g.functional_id = value(e, 1);
+  g.sender = party(e, 2);
+  g.receiver = party(e, 3);
+  g.date = value(e, 4, 0);
+  g.time = value(e, 4, 1);
+  g.control_number = value(e, 5);
+  g.version = value(e, 7, 0) + ":" + value(e, 7, 1);
   a_.open_group(std::move(g), s);
 }
 
 void EnvelopeBuilder::on_unh(const Segment& s, uint64_t number) {
+  const edi::Elements e = edi::split(s.text, d_);
   close_message_missing_unt(s, number);
   if (!a_.in_group()) {
     if (explicit_groups_) {
@@ -160,21 +163,22 @@ void EnvelopeBuilder::on_unh(const Segment& s, uint64_t number) {
     a_.open_group(std::move(implicit), s);
   }
   edi::Message m;
-  m.control_number = value(s, 1);
-  m.type = value(s, 2, 0);
-  m.version = value(s, 2, 1) + ":" + value(s, 2, 2) + ":" + value(s, 2, 3);
-  std::string association = value(s, 2, 4);
+  m.control_number = value(e, 1);
+  m.type = value(e, 2, 0);
+  m.version = value(e, 2, 1) + ":" + value(e, 2, 2) + ":" + value(e, 2, 3);
+  std::string association = value(e, 2, 4);
   if (!association.empty()) m.version += ":" + association;
   a_.open_message(std::move(m), s, number);
 }
 
 void EnvelopeBuilder::on_unt(const Segment& s, uint64_t number) {
+  const edi::Elements e = edi::split(s.text, d_);
   if (!a_.in_message()) {
     a_.error(ErrorCode::UnexpectedSegment, Scope::Interchange, s, number, "UNT without a preceding UNH");
     return;
   }
   const edi::Message& m = a_.message();
-  std::string count = value(s, 1), reference = value(s, 2);
+  std::string count = value(e, 1), reference = value(e, 2);
   auto declared = edi::parse_number(count);
   if (!declared || *declared != m.segments) {
     a_.error(ErrorCode::UntCount, Scope::Message, s, number,
@@ -189,13 +193,14 @@ void EnvelopeBuilder::on_unt(const Segment& s, uint64_t number) {
 }
 
 void EnvelopeBuilder::on_une(const Segment& s, uint64_t number) {
+  const edi::Elements e = edi::split(s.text, d_);
   close_message_missing_unt(s, number);
   if (!a_.in_group() || a_.group().implicit) {
     a_.error(ErrorCode::UnexpectedSegment, Scope::Interchange, s, number, "UNE without a preceding UNG");
     return;
   }
   const edi::Group& g = a_.group();
-  std::string count = value(s, 1), reference = value(s, 2);
+  std::string count = value(e, 1), reference = value(e, 2);
   auto declared = edi::parse_number(count);
   if (!declared || *declared != g.message_count) {
     a_.error(ErrorCode::UneCount, Scope::Group, s, number,
@@ -210,10 +215,11 @@ void EnvelopeBuilder::on_une(const Segment& s, uint64_t number) {
 }
 
 void EnvelopeBuilder::on_unz(const Segment& s, uint64_t number) {
+  const edi::Elements e = edi::split(s.text, d_);
   close_message_missing_unt(s, number);
   close_group_at(s, number);
   const edi::Interchange& ic = a_.ic();
-  std::string count = value(s, 1), reference = value(s, 2);
+  std::string count = value(e, 1), reference = value(e, 2);
   uint64_t actual = explicit_groups_ ? ic.group_count : ic.message_count;
   auto declared = edi::parse_number(count);
   if (!declared || *declared != actual) {

@@ -20,6 +20,13 @@ class EnvelopeBuilder {
   void start(const edi::Delimiters& d, const Una* una, const edi::Segment& unb, uint64_t number,
              uint64_t offset);
   Step on_segment(const edi::Segment& s, uint64_t number);
+  // True when plain content segments may be counted with on_plain().
+  bool in_message() const { return a_.in_message(); }
+  // `n` content segments of the open message, the last ending at `end`.
+  void on_plain(uint64_t n, uint64_t end) {
+    a_.count_plain(n);
+    last_end_ = end;
+  }
   void truncate(const edi::Segment& last, uint64_t number, uint64_t end);
   edi::Interchange take() { return a_.take(); }
 
@@ -34,8 +41,8 @@ class EnvelopeBuilder {
   void on_body(const edi::Segment& s, uint64_t number);
   void close_message_missing_unt(const edi::Segment& at, uint64_t number);
   void close_group_at(const edi::Segment& at, uint64_t number);
-  std::string value(const edi::Segment& s, size_t element, size_t comp = 0) const;
-  edi::Party party(const edi::Segment& s, size_t element) const;
+  std::string value(const edi::Elements& e, size_t element, size_t comp = 0) const;
+  edi::Party party(const edi::Elements& e, size_t element) const;
 
   edi::Assembler a_;
   edi::Delimiters d_;

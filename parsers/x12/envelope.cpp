@@ -25,10 +25,6 @@ std::string set_name(const edi::Message& m) {
 
 }  // namespace
 
-std::string_view EnvelopeBuilder::el(const Segment& s, size_t i) const {
-  return edi::element(s.text, d_, i);
-}
-
 void EnvelopeBuilder::start(const IsaHeader& isa, uint64_t offset, uint64_t number) {
   d_ = isa.delimiters;
   a_.begin(edi::Standard::X12, offset);
@@ -129,16 +125,17 @@ void EnvelopeBuilder::close_group_missing_ge(const Segment& at, uint64_t number)
 }
 
 void EnvelopeBuilder::on_gs(const Segment& s, uint64_t number) {
+  const edi::Elements e = edi::split(s.text, d_);
   close_message_missing_se(s, number);
   close_group_missing_ge(s, number);
   edi::Group g;
-  g.functional_id = std::string(el(s, 1));
-  g.sender.id = std::string(el(s, 2));
-  g.receiver.id = std::string(el(s, 3));
-  g.date = std::string(el(s, 4));
-  g.time = std::string(el(s, 5));
-  g.control_number = std::string(el(s, 6));
-  g.version = std::string(el(s, 8));
+  g.functional_id = std::string(e[1]);
+  g.sender.id = std::string(e[2]);
+  g.receiver.id = std::string(e[3]);
+  g.date = std::string(e[4]);
+  g.time = std::string(e[5]);
+  g.control_number = std::string(e[6]);
+  g.version = std::string(e[8]);
   a_.open_group(std::move(g), s);
   if (a_.group().functional_id.empty() || a_.group().control_number.empty()) {
     a_.error(ErrorCode::GsElement, Scope::Group, s, number,
@@ -147,6 +144,7 @@ void EnvelopeBuilder::on_gs(const Segment& s, uint64_t number) {
 }
 
 void EnvelopeBuilder::on_st(const Segment& s, uint64_t number) {
+  const edi::Elements e = edi::split(s.text, d_);
   close_message_missing_se(s, number);
   if (!a_.in_group()) {
     a_.error(ErrorCode::UnexpectedSegment, Scope::Interchange, s, number,
@@ -156,21 +154,22 @@ void EnvelopeBuilder::on_st(const Segment& s, uint64_t number) {
     a_.open_group(std::move(implicit), s);
   }
   edi::Message m;
-  m.type = std::string(el(s, 1));
-  m.control_number = std::string(el(s, 2));
-  std::string_view st03 = el(s, 3);
+  m.type = std::string(e[1]);
+  m.control_number = std::string(e[2]);
+  std::string_view st03 = e[3];
   m.version = std::string(st03.empty() ? std::string_view(a_.group().version) : st03);
   a_.open_message(std::move(m), s, number);
 }
 
 void EnvelopeBuilder::on_se(const Segment& s, uint64_t number) {
+  const edi::Elements e = edi::split(s.text, d_);
   if (!a_.in_message()) {
     a_.error(ErrorCode::UnexpectedSegment, a_.in_group() ? Scope::Group : Scope::Interchange, s,
              number, "SE without a preceding ST");
     return;
   }
   const edi::Message& m = a_.message();
-  std::string_view se01 = el(s, 1), se02 = el(s, 2);
+  std::string_view se01 = e[1], se02 = e[2];
   auto declared = edi::parse_number(se01);
   if (!declared || *declared != m.segments) {
     a_.error(ErrorCode::SeCount, Scope::Message, s, number,
@@ -185,6 +184,7 @@ void EnvelopeBuilder::on_se(const Segment& s, uint64_t number) {
 }
 
 void EnvelopeBuilder::on_ge(const Segment& s, uint64_t number) {
+  const edi::Elements e = edi::split(s.text, d_);
   close_message_missing_se(s, number);
   if (!a_.in_group() || a_.group().implicit) {
     a_.error(ErrorCode::UnexpectedSegment, Scope::Interchange, s, number,
@@ -193,7 +193,7 @@ void EnvelopeBuilder::on_ge(const Segment& s, uint64_t number) {
     return;
   }
   const edi::Group& g = a_.group();
-  std::string_view ge01 = el(s, 1), ge02 = el(s, 2);
+  std::string_view ge01 = e[1], ge02 = e[2];
   auto declared = edi::parse_number(ge01);
   if (!declared || *declared != g.message_count) {
     a_.error(ErrorCode::GeCount, Scope::Group, s, number,
@@ -208,6 +208,7 @@ void EnvelopeBuilder::on_ge(const Segment& s, uint64_t number) {
 }
 
 void EnvelopeBuilder::on_iea(const Segment& s, uint64_t number) {
+  const edi::Elements e = edi::split(s.text, d_);
   close_message_missing_se(s, number);
   if (a_.in_group() && a_.group().implicit) {
     a_.close_group(last_end_);
@@ -215,7 +216,7 @@ void EnvelopeBuilder::on_iea(const Segment& s, uint64_t number) {
     close_group_missing_ge(s, number);
   }
   const edi::Interchange& ic = a_.ic();
-  std::string_view iea01 = el(s, 1), iea02 = el(s, 2);
+  std::string_view iea01 = e[1], iea02 = e[2];
   auto declared = edi::parse_number(iea01);
   if (!declared || *declared != ic.group_count) {
     a_.error(ErrorCode::IeaCount, Scope::Interchange, s, number,

@@ -23,6 +23,13 @@ class EnvelopeBuilder {
   // Starts an interchange. `isa` is segment number `number` at `offset`.
   void start(const IsaHeader& isa, uint64_t offset, uint64_t number);
   Step on_segment(const edi::Segment& s, uint64_t number);
+  // True when plain content segments may be counted with on_plain().
+  bool in_message() const { return a_.in_message(); }
+  // `n` content segments of the open message, the last ending at `end`.
+  void on_plain(uint64_t n, uint64_t end) {
+    a_.count_plain(n);
+    last_end_ = end;
+  }
   // The input ended before IEA; `end` is the offset after the last byte.
   void truncate(const edi::Segment& last, uint64_t number, uint64_t end);
   edi::Interchange take() { return a_.take(); }
@@ -40,7 +47,6 @@ class EnvelopeBuilder {
   void close_message_missing_se(const edi::Segment& at, uint64_t number);
   void close_group_missing_ge(const edi::Segment& at, uint64_t number);
   void check_isa(const IsaHeader& isa, const edi::Segment& at, uint64_t number);
-  std::string_view el(const edi::Segment& s, size_t i) const;
 
   edi::Assembler a_;
   edi::Delimiters d_;
