@@ -288,10 +288,12 @@ SegmentScanner::Skipped SegmentScanner::skip_plain(std::string_view buf, size_t*
   // dropped as the scan moves.
   uint64_t mask = mask_at(buf, block);
   while (true) {
+    // CR LF, LF or nothing after the last terminator; anything else is next()'s.
     size_t start = p;
-    while (start < size && is_line_break(data[start])) ++start;
+    if (start + 6 > size) break;
+    start += data[start] == '\r';
+    start += data[start] == '\n';
     // Tag: 2 or 3 letters/digits, then an element separator or the terminator.
-    if (start + 4 > size) break;
     const size_t len = data[start + 2] == sep || data[start + 2] == term ? 2 : 3;
     if (len == 3 && data[start + 3] != sep && data[start + 3] != term) break;
     if (!upper(data[start]) || !upper_or_digit(data[start + 1]) ||
