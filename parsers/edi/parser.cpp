@@ -129,6 +129,9 @@ bool Parser::State::start_interchange(std::string_view buf, size_t* pos, bool eo
     mode = Mode::Edifact;
     return true;
   }
+  // The message quotes up to 16 bytes: wait for them, so that any chunking of
+  // the input reports the same text.
+  if (buf.size() - p < 16 && !eof) return false;
   fail(ErrorCode::UnknownStart, base + p,
        "expected an interchange (ISA, UNA or UNB) at byte " + std::to_string(base + p) +
            ", found '" + printable(buf.substr(p)) + "'");
