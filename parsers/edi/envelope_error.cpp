@@ -37,6 +37,7 @@ std::string_view code_name(ErrorCode code) {
     case ErrorCode::UntCount: return "UNT0074_COUNT";
     case ErrorCode::UntReference: return "UNT0062_REFERENCE";
     case ErrorCode::MixedGroups: return "MIXED_GROUPS";
+    case ErrorCode::ApplicationRejected: return "APPLICATION_REJECTED";
   }
   return "UNKNOWN";
 }

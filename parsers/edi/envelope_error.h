@@ -44,6 +44,9 @@ enum class ErrorCode {
   UntCount,           // UNT 0074 != segments UNH..UNT
   UntReference,       // UNT 0062 != UNH 0062
   MixedGroups,        // UNG groups and bare messages in one interchange
+  // Set by the receiving application, not the parser: a message whose content
+  // it cannot use. Acknowledgments reject the message (AK5 5 / UCM 4 + 18).
+  ApplicationRejected,
 };
 
 // "SE01_COUNT" style names, stable for JSON output and logs.

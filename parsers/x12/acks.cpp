@@ -81,7 +81,8 @@ const char* set_code(ErrorCode c) {
     case ErrorCode::SeMissing: return "2";
     case ErrorCode::SeControl: return "3";
     case ErrorCode::SeCount: return "4";
-    case ErrorCode::InvalidSegmentTag: return "5";
+    case ErrorCode::InvalidSegmentTag:
+    case ErrorCode::ApplicationRejected: return "5";
     default: return nullptr;
   }
 }

@@ -18,6 +18,9 @@ struct Command {
 const std::vector<Command>& commands() {
   static const std::vector<Command> all = {
       {edihub::cli::inspect_spec(), edihub::cli::run_inspect},
+      {edihub::cli::replay_spec(), edihub::cli::run_replay},
+      {edihub::cli::purge_spec(), edihub::cli::run_purge},
+      {edihub::cli::status_spec(), edihub::cli::run_status},
   };
   return all;
 }

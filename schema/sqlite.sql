@@ -1,0 +1,139 @@
+-- edihub store schema for SQLite, as numbered migrations.
+--
+-- The binary applies every migration whose number is above the highest one in
+-- schema_version, each in its own transaction, when it opens the store. Add a
+-- change as a new "-- migration N: ..." block at the end; never edit an
+-- applied one. Times are milliseconds since the Unix epoch, from the store's
+-- clock. Money is integer minor units or decimal text, never REAL.
+
+-- migration 1: initial schema
+CREATE TABLE idempotency_keys (
+  partner_id      TEXT    NOT NULL,
+  message_id      TEXT    NOT NULL,  -- as2:<id> as4:<id> x12:<ISA06>:<ISA13> edifact:<0004>:<0020>
+  protocol        TEXT    NOT NULL,
+  state           TEXT    NOT NULL CHECK (state IN ('processing', 'completed', 'failed')),
+  received_at     INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL,
+  lease_until     INTEGER,           -- set while processing
+  attempts        INTEGER NOT NULL DEFAULT 1,  -- also the fencing token
+  failures        INTEGER NOT NULL DEFAULT 0,  -- permanent failures; poison at the limit
+  payload_sha256  TEXT    NOT NULL,  -- decrypted, verified content / interchange bytes
+  raw_sha256      TEXT    NOT NULL,  -- the bytes as received
+  receipt_status  INTEGER,           -- the stored answer, reproduced byte for byte
+  receipt_headers TEXT,
+  receipt_body    BLOB,
+  outcome         TEXT,
+  error           TEXT,
+  PRIMARY KEY (partner_id, message_id)
+);
+CREATE INDEX idempotency_keys_received_at ON idempotency_keys (received_at);
+
+CREATE TABLE messages (
+  id           INTEGER PRIMARY KEY,
+  received_at  INTEGER NOT NULL,
+  partner_id   TEXT,
+  protocol     TEXT    NOT NULL,     -- as2, as4, x12, edifact
+  transport    TEXT    NOT NULL,     -- http, replay
+  transport_id TEXT,                 -- AS2 Message-ID, AS4 MessageId, replayed file
+  message_id   TEXT,                 -- the idempotency key's message_id
+  outcome      TEXT    NOT NULL CHECK (outcome IN ('processed', 'duplicate', 'conflict', 'rejected', 'error')),
+  bytes        INTEGER NOT NULL DEFAULT 0,
+  documents    INTEGER NOT NULL DEFAULT 0,
+  duration_ms  INTEGER NOT NULL DEFAULT 0,
+  detail       TEXT
+);
+CREATE INDEX messages_received_at ON messages (received_at);
+CREATE INDEX messages_outcome ON messages (outcome, received_at);
+
+CREATE TABLE shipment_notices (
+  partner_id      TEXT    NOT NULL,
+  document_number TEXT    NOT NULL,
+  purpose         TEXT    NOT NULL,  -- original, replace, cancel (of the version booked)
+  status          TEXT    NOT NULL CHECK (status IN ('active', 'cancelled')),
+  document_date   TEXT    NOT NULL,  -- CCYYMMDD[HHMM[SS]]: orders versions
+  ship_date       TEXT,
+  order_number    TEXT,
+  ship_from       TEXT,
+  ship_to         TEXT,
+  carrier         TEXT,
+  gross_weight    TEXT,
+  source          TEXT    NOT NULL,  -- idempotency message_id of the interchange
+  versions        INTEGER NOT NULL DEFAULT 1,
+  created_at      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL,
+  PRIMARY KEY (partner_id, document_number)
+);
+
+CREATE TABLE shipment_notice_lines (
+  partner_id      TEXT    NOT NULL,
+  document_number TEXT    NOT NULL,
+  position        INTEGER NOT NULL,
+  line_number     INTEGER NOT NULL,
+  item_id         TEXT,
+  item_id_type    TEXT,
+  supplier_item   TEXT,
+  quantity        TEXT    NOT NULL,  -- decimal text
+  unit            TEXT,
+  order_number    TEXT,
+  PRIMARY KEY (partner_id, document_number, position),
+  FOREIGN KEY (partner_id, document_number)
+    REFERENCES shipment_notices (partner_id, document_number) ON DELETE CASCADE
+);
+
+CREATE TABLE invoices (
+  partner_id       TEXT    NOT NULL,
+  invoice_number   TEXT    NOT NULL,
+  credit_note      INTEGER NOT NULL DEFAULT 0,
+  purpose          TEXT    NOT NULL,
+  status           TEXT    NOT NULL CHECK (status IN ('active', 'cancelled')),
+  document_date    TEXT    NOT NULL,
+  order_number     TEXT,
+  currency         TEXT,
+  total_minor      INTEGER NOT NULL,
+  tax_minor        INTEGER,
+  line_total_minor INTEGER,
+  source           TEXT    NOT NULL,
+  versions         INTEGER NOT NULL DEFAULT 1,
+  created_at       INTEGER NOT NULL,
+  updated_at       INTEGER NOT NULL,
+  PRIMARY KEY (partner_id, invoice_number)
+);
+
+CREATE TABLE invoice_lines (
+  partner_id     TEXT    NOT NULL,
+  invoice_number TEXT    NOT NULL,
+  position       INTEGER NOT NULL,
+  line_number    INTEGER NOT NULL,
+  item_id        TEXT,
+  item_id_type   TEXT,
+  quantity       TEXT    NOT NULL,
+  unit           TEXT,
+  unit_price     TEXT,
+  amount_minor   INTEGER NOT NULL,
+  PRIMARY KEY (partner_id, invoice_number, position),
+  FOREIGN KEY (partner_id, invoice_number)
+    REFERENCES invoices (partner_id, invoice_number) ON DELETE CASCADE
+);
+
+-- Receipts and acknowledgments to deliver later (async MDN, functional acks).
+CREATE TABLE outbox (
+  id              INTEGER PRIMARY KEY,
+  partner_id      TEXT    NOT NULL,
+  kind            TEXT    NOT NULL,  -- mdn, ta1, 997, 999, contrl, as4-receipt
+  reference       TEXT,              -- the idempotency message_id it answers
+  destination     TEXT,              -- URL, or empty for pick-up
+  headers         TEXT,
+  body            BLOB    NOT NULL,
+  state           TEXT    NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sent', 'failed')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  created_at      INTEGER NOT NULL,
+  next_attempt_at INTEGER NOT NULL,
+  last_error      TEXT
+);
+CREATE INDEX outbox_pending ON outbox (state, next_attempt_at);
+
+-- Counters for the control numbers of what edihub sends (ISA13 of acks ...).
+CREATE TABLE sequences (
+  name  TEXT    PRIMARY KEY,
+  value INTEGER NOT NULL
+);

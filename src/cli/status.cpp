@@ -1,0 +1,93 @@
+// `edihub status`: what the store holds, for an operator at a glance.
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+
+#include <ctime>
+#include <ostream>
+
+#include "src/cli/commands.h"
+#include "src/cli/store_args.h"
+
+namespace edihub::cli {
+
+namespace {
+
+std::string iso(int64_t ms) {
+  if (ms == 0) return "-";
+  std::time_t t = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+const CommandSpec& status_spec() {
+  static const CommandSpec spec{
+      "status",
+      "Shows idempotency keys by partner, protocol and state, their age, duplicates and\n"
+      "conflicts of the last 24 hours, business row counts and the store size.",
+      "",
+      0,
+      {db_option(), {"json", "", "print one JSON object"}}};
+  return spec;
+}
+
+int run_status(const Args& args, std::ostream& out, std::ostream& err) {
+  int exit_code = kOk;
+  auto store = open_store_from(args, err, "status", &exit_code);
+  if (!store) return exit_code;
+  auto report = store->report();
+  if (!report.is_ok()) {
+    err << "edihub status: " << report.status().message() << "\n";
+    return kStoreUnavailable;
+  }
+  const store::StatusReport& r = report.value();
+  if (args.flag("json")) {
+    Poco::JSON::Object o(Poco::JSON_PRESERVE_KEY_ORDER);
+    Poco::JSON::Array::Ptr keys = new Poco::JSON::Array;
+    for (const auto& k : r.keys) {
+      Poco::JSON::Object::Ptr ko = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+      ko->set("partner", k.partner_id);
+      ko->set("protocol", k.protocol);
+      ko->set("state", k.state);
+      ko->set("keys", k.keys);
+      keys->add(ko);
+    }
+    o.set("keys", keys);
+    o.set("oldest_received_at", r.oldest_received_ms ? Poco::Dynamic::Var(iso(r.oldest_received_ms)) : Poco::Dynamic::Var());
+    o.set("newest_received_at", r.newest_received_ms ? Poco::Dynamic::Var(iso(r.newest_received_ms)) : Poco::Dynamic::Var());
+    Poco::JSON::Object::Ptr day = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+    for (const char* outcome : {"processed", "duplicate", "conflict", "rejected", "error"}) {
+      auto it = r.outcomes_24h.find(outcome);
+      day->set(outcome, it == r.outcomes_24h.end() ? 0 : it->second);
+    }
+    o.set("last_24h", day);
+    Poco::JSON::Object::Ptr rows = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+    for (const auto& [table, count] : r.business_rows) rows->set(table, count);
+    o.set("rows", rows);
+    o.set("store_bytes", r.store_bytes);
+    o.set("schema_version", r.schema_version);
+    o.stringify(out);
+    out << "\n";
+    return kOk;
+  }
+  out << "idempotency keys (partner, protocol, state):\n";
+  if (r.keys.empty()) out << "  none\n";
+  for (const auto& k : r.keys)
+    out << "  " << k.partner_id << "  " << k.protocol << "  " << k.state << "  " << k.keys << "\n";
+  out << "received: oldest " << iso(r.oldest_received_ms) << ", newest " << iso(r.newest_received_ms) << "\n";
+  out << "last 24h:";
+  for (const char* outcome : {"processed", "duplicate", "conflict", "rejected", "error"}) {
+    auto it = r.outcomes_24h.find(outcome);
+    out << " " << outcome << " " << (it == r.outcomes_24h.end() ? 0 : it->second);
+  }
+  out << "\nrows:";
+  for (const auto& [table, count] : r.business_rows) out << " " << table << " " << count;
+  out << "\nstore: " << r.store_bytes << " bytes, schema version " << r.schema_version << "\n";
+  return kOk;
+}
+
+}  // namespace edihub::cli

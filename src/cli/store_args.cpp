@@ -1,0 +1,39 @@
+#include "src/cli/store_args.h"
+
+#include <ostream>
+
+#include "src/cli/commands.h"
+
+namespace edihub::cli {
+
+OptionSpec db_option() {
+  return {"db", "URI", std::string("store, default ") + kDefaultDb + " (?synchronous=normal to relax fsync)"};
+}
+
+OptionSpec partners_option() {
+  return {"partners", "DIR", std::string("partner profiles, default ") + kDefaultPartners};
+}
+
+std::unique_ptr<store::Store> open_store_from(const Args& args, std::ostream& err, const char* command,
+                                              int* exit_code) {
+  const std::string uri = args.value("db", kDefaultDb);
+  auto opened = store::open_store(uri);
+  if (!opened.is_ok()) {
+    err << "edihub " << command << ": " << opened.status().message() << "\n";
+    *exit_code = opened.status().kind() == Status::Kind::Invalid ? kUsage : kStoreUnavailable;
+    return nullptr;
+  }
+  return std::move(opened.value());
+}
+
+std::optional<config::Partners> load_partners_from(const Args& args, std::ostream& err,
+                                                   const char* command) {
+  auto partners = config::Partners::load(args.value("partners", kDefaultPartners));
+  if (!partners.is_ok()) {
+    err << "edihub " << command << ": " << partners.status().message() << "\n";
+    return std::nullopt;
+  }
+  return std::move(partners.value());
+}
+
+}  // namespace edihub::cli

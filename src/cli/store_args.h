@@ -1,0 +1,28 @@
+// What the store commands share: --db and --partners, with their defaults.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <optional>
+
+#include "src/cli/args.h"
+#include "src/config/partners.h"
+#include "src/store/store.h"
+
+namespace edihub::cli {
+
+constexpr const char* kDefaultDb = "sqlite:data/edihub.db";
+constexpr const char* kDefaultPartners = "partners";
+
+OptionSpec db_option();
+OptionSpec partners_option();
+
+// Opens the store named by --db. On failure prints why and returns nullptr;
+// *exit_code is then kStoreUnavailable (or kUsage for a malformed URI).
+std::unique_ptr<store::Store> open_store_from(const Args& args, std::ostream& err, const char* command,
+                                              int* exit_code);
+// Loads --partners. On failure prints why and returns nullopt.
+std::optional<config::Partners> load_partners_from(const Args& args, std::ostream& err,
+                                                   const char* command);
+
+}  // namespace edihub::cli
