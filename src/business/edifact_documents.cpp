@@ -411,7 +411,7 @@ Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std:
   doc.invoice_number = bgm.number;
   doc.purpose = bgm.purpose;
   doc.credit_note = bgm.name_code == "381";
-  doc.tax_minor = tax150 ? tax150 : tax124;
+  doc.tax_minor = tax124 ? tax124 : tax176 ? tax176 : tax150;
   doc.line_total_minor = line_total79;
   out.document = std::move(doc);
   return out;
