@@ -39,7 +39,7 @@ void print(std::ostream& out, bool json, const Line& l) {
     o.set("documents", l.documents);
     if (!l.detail.empty()) o.set("detail", l.detail);
     o.stringify(out);
-    out << "\n";
+    out << std::endl;  // a line per result as it happens, for tail -f and pipes
     return;
   }
   out << l.file << ": " << l.outcome;
@@ -47,7 +47,7 @@ void print(std::ostream& out, bool json, const Line& l) {
   if (!l.partner.empty()) out << " (partner " << l.partner << ")";
   if (l.outcome == "processed") out << ", " << l.documents << " document" << (l.documents == 1 ? "" : "s");
   if (!l.detail.empty()) out << ": " << l.detail;
-  out << "\n";
+  out << std::endl;
 }
 
 // PATHs to files: a directory stands for its regular files, sorted.

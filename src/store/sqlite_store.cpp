@@ -603,7 +603,7 @@ Result<PurgeBatch> SqliteStore::purge_keys(const PurgeRequest& req) {
         use(cutoff), use(partner), use(partner), use(now_ms), use(batch);
     b.deleted = static_cast<int64_t>(del.execute());
     commit();
-    if (b.deleted == 0) {
+    if (b.deleted < batch) {  // the last batch: say what stayed behind
       Int64 live = 0;
       *session_ << "SELECT count(*)" + which + " AND state = 'processing' AND lease_until > ?",
           into(live), use(cutoff), use(partner), use(partner), use(now_ms), now;

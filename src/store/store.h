@@ -116,8 +116,8 @@ struct PurgeRequest {
 };
 
 struct PurgeBatch {
-  int64_t deleted = 0;  // 0: nothing left to delete under this request
-  int64_t kept_live = 0;
+  int64_t deleted = 0;    // fewer than the batch size: nothing left to delete
+  int64_t kept_live = 0;  // on the last batch: old keys kept for their live lease
 };
 
 struct StateCount {

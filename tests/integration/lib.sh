@@ -1,0 +1,44 @@
+# Shared helpers for the integration tests (sourced, not run).
+# Each test gets its own scratch directory, removed on exit.
+
+set -u
+EDIHUB=${EDIHUB:?path to the edihub binary}
+REPO=${REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+WORK=$(mktemp -d /tmp/edihub-it-XXXXXX)
+[[ -n "${KEEP:-}" ]] || trap 'rm -rf "$WORK"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+check_eq() {  # check_eq WHAT EXPECTED ACTUAL
+  if [[ "$2" != "$3" ]]; then fail "$1: expected $2, got $3"; fi
+}
+
+# make_files DIR FIRST COUNT: one X12 810 and one EDIFACT INVOIC file (two
+# invoices) per number, each with its own control numbers and invoice numbers.
+make_files() {
+  local dir=$1 first=$2 count=$3 i ctl
+  mkdir -p "$dir"
+  for ((i = first; i < first + count; i++)); do
+    ctl=$(printf '%09d' "$i")
+    sed -e "s/000000201/$ctl/g" -e "s/INV-88301/INV-X$i/" \
+      "$REPO/samples/edi/x12-810-004010.edi" >"$dir/x12-$ctl.edi"
+    sed -e "s/INV0000042/E$ctl/g" -e "s/INV-77120/INV-E$i/" -e "s/CN-77121/CN-E$i/" \
+      "$REPO/samples/edi/edifact-invoic-d96a.edi" >"$dir/edifact-$ctl.edi"
+  done
+}
+
+sql() {  # sql DB QUERY
+  sqlite3 -batch -noheader "$1" "$2"
+}
+
+finish() {
+  if ((failures > 0)); then
+    echo "$failures check(s) failed"
+    exit 1
+  fi
+  exit 0
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `edihub replay` as an operator uses it: outcomes, JSON lines, exit codes,
+# duplicates that change no business row, rejected files, unknown senders.
+source "$(dirname "$0")/lib.sh"
+db="$WORK/edihub.db"
+cd "$REPO"
+
+out=$("$EDIHUB" replay --db "sqlite:$db" --json samples/edi/x12-810-004010.edi samples/edi/edifact-invoic-d96a.edi)
+check_eq "first replay exit" 0 $?
+check_eq "processed lines" 2 "$(grep -c '"outcome":"processed"' <<<"$out")"
+grep -q '"file":"samples/edi/x12-810-004010.edi","partner":"acme","message_id":"x12:ACMESUPPLY:000000201","outcome":"processed","documents":1' <<<"$out" ||
+  fail "JSON line for the 810: $out"
+check_eq "invoices after first replay" 3 "$(sql "$db" 'SELECT count(*) FROM invoices')"
+before=$(sql "$db" 'SELECT group_concat(invoice_number || updated_at) FROM invoices')
+
+out=$("$EDIHUB" replay --db "sqlite:$db" --json samples/edi/x12-810-004010.edi samples/edi/edifact-invoic-d96a.edi)
+check_eq "second replay exit" 0 $?
+check_eq "duplicate lines" 2 "$(grep -c '"outcome":"duplicate"' <<<"$out")"
+check_eq "business rows unchanged" "$before" "$(sql "$db" 'SELECT group_concat(invoice_number || updated_at) FROM invoices')"
+check_eq "acks queued once per interchange" 2 "$(sql "$db" 'SELECT count(*) FROM outbox')"
+
+# A broken file: rejected, exit 1, its negative acknowledgment kept for retransmissions.
+"$EDIHUB" replay --db "sqlite:$db" samples/edi/broken-x12-se-count.edi >"$WORK/out" 2>&1
+check_eq "rejected exit" 1 $?
+grep -q 'rejected x12:ACMESUPPLY:000000901 (partner acme): SE01_COUNT: SE01 is' "$WORK/out" || fail "rejected line: $(cat "$WORK/out")"
+check_eq "failed key" failed "$(sql "$db" "SELECT state FROM idempotency_keys WHERE message_id = 'x12:ACMESUPPLY:000000901'")"
+
+# Same control number, different content: conflict, exit 1, nothing booked.
+sed 's/INV-88301/INV-CHANGED/' samples/edi/x12-810-004010.edi >"$WORK/changed.edi"
+"$EDIHUB" replay --db "sqlite:$db" "$WORK/changed.edi" >"$WORK/out" 2>&1
+check_eq "conflict exit" 1 $?
+grep -q 'conflict x12:ACMESUPPLY:000000201' "$WORK/out" || fail "conflict line: $(cat "$WORK/out")"
+check_eq "no INV-CHANGED" 0 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-CHANGED'")"
+
+# Unknown sender: rejected with the id named.
+sed 's/ACMESUPPLY     /STRANGER       /' samples/edi/x12-856-004010.edi >"$WORK/stranger.edi"
+"$EDIHUB" replay --db "sqlite:$db" "$WORK/stranger.edi" >"$WORK/out" 2>&1
+check_eq "unknown sender exit" 1 $?
+grep -q 'unknown sender ZZ:STRANGER' "$WORK/out" || fail "unknown sender line: $(cat "$WORK/out")"
+
+# A directory: its regular files, sorted; the message log has one row per result.
+mkdir -p "$WORK/dir"
+cp samples/edi/x12-856-004010.edi samples/edi/two-interchanges.edi "$WORK/dir/"
+out=$("$EDIHUB" replay --db "sqlite:$db" --json "$WORK/dir")
+check_eq "directory exit" 0 $?
+check_eq "directory results" 3 "$(wc -l <<<"$out")"
+check_eq "shipment notices" 2 "$(sql "$db" 'SELECT count(*) FROM shipment_notices')"
+
+# Usage and store errors.
+"$EDIHUB" replay --db "sqlite:$db" >/dev/null 2>&1
+check_eq "no PATH" 2 $?
+"$EDIHUB" replay --db "sqlite:$db" --lease soon samples/edi/x12-856-004010.edi >/dev/null 2>&1
+check_eq "bad duration" 2 $?
+"$EDIHUB" replay --db "sqlite:/proc/nope/x.db" samples/edi/x12-856-004010.edi >/dev/null 2>"$WORK/err"
+check_eq "store unavailable" 3 $?
+
+# status reports what is there.
+status=$("$EDIHUB" status --db "sqlite:$db" --json)
+grep -q '"partner":"acme","protocol":"x12","state":"completed"' <<<"$status" || fail "status: $status"
+grep -q '"invoices":4' <<<"$status" || fail "status rows: $status"
+finish
