@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "src/gate/gate.h"
+#include "tests/unit/temp_db.h"
 
 using namespace edihub;
 using namespace edihub::store;
@@ -17,22 +18,7 @@ using gate::Outcome;
 
 namespace {
 
-struct TempDb {
-  std::string dir, uri;
-  TempDb() {
-    char tmpl[] = "/tmp/edihub-gate-XXXXXX";
-    dir = mkdtemp(tmpl);
-    uri = "sqlite:" + dir + "/gate.db";
-  }
-  ~TempDb() { std::filesystem::remove_all(dir); }
-  std::unique_ptr<Store> open(int64_t skew_ms = 0) const {
-    StoreOptions o;
-    o.clock_skew_ms = skew_ms;
-    auto s = open_store(uri, o);
-    REQUIRE(s.is_ok());
-    return std::move(s.value());
-  }
-};
+using test::TempDb;
 
 ClaimRequest req(const std::string& id, const std::string& digest = "d1") {
   ClaimRequest r;

@@ -7,29 +7,14 @@
 #include <string>
 
 #include "src/store/store.h"
+#include "tests/unit/temp_db.h"
 
 using namespace edihub;
 using namespace edihub::store;
 
 namespace {
 
-// A fresh database per test, removed afterwards.
-struct TempDb {
-  std::string dir, uri;
-  TempDb() {
-    char tmpl[] = "/tmp/edihub-store-XXXXXX";
-    dir = mkdtemp(tmpl);
-    uri = "sqlite:" + dir + "/test.db";
-  }
-  ~TempDb() { std::filesystem::remove_all(dir); }
-  std::unique_ptr<Store> open(int64_t skew_ms = 0) const {
-    StoreOptions o;
-    o.clock_skew_ms = skew_ms;
-    auto s = open_store(uri, o);
-    REQUIRE(s.is_ok());
-    return std::move(s.value());
-  }
-};
+using test::TempDb;
 
 ClaimRequest request(const std::string& id, const std::string& digest = "aaaa", int64_t lease_ms = 60000) {
   ClaimRequest r;
