@@ -1,0 +1,142 @@
+// Interchanges through the gate, as every receiver uses it: partner, key,
+// documents, stored acknowledgment.
+#include <doctest/doctest.h>
+
+#include "parsers/edi/parser.h"
+#include "src/gate/interchanges.h"
+#include "tests/unit/temp_db.h"
+#include "tests/unit/test_util.h"
+
+using namespace edihub;
+
+namespace {
+
+struct Fixture {
+  test::TempDb db;
+  std::unique_ptr<store::Store> store = db.open();
+  config::Partners partners = config::Partners::load(test::source_path("partners")).value();
+  gate::Gate gate{gate::GateOptions{}};
+  gate::InterchangeIntake intake{gate, *store, partners};
+
+  gate::InterchangeResult run(const std::string& bytes, const std::string& transport_id = "t1") {
+    auto parsed = edi::parse(bytes);
+    REQUIRE(parsed.interchanges.size() == 1);
+    gate::Arrival a;
+    a.transport = "test";
+    a.transport_id = transport_id;
+    return intake.process(parsed.interchanges[0], bytes, a);
+  }
+  int64_t rows(const char* table) { return store->report()->business_rows.at(table); }
+};
+
+std::string sample(const char* name) { return test::read_file(test::source_path(std::string("samples/edi/") + name)); }
+
+std::string with(std::string s, const std::string& from, const std::string& to) {
+  auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("an interchange is booked once; a retransmission in a new transport gets the same ack") {
+  Fixture f;
+  auto first = f.run(sample("x12-810-004010.edi"), "as2:<first@acme>");
+  CHECK(first.outcome == "processed");
+  CHECK(first.partner_id == "acme");
+  CHECK(first.message_id == "x12:ACMESUPPLY:000000201");
+  CHECK(first.documents == 1);
+  // A 997 accepting the group, sent back from EDIHUB to ACMESUPPLY.
+  CHECK(first.receipt.body.rfind("ISA*00*          *00*          *ZZ*EDIHUB         *ZZ*ACMESUPPLY     *", 0) == 0);
+  CHECK(first.receipt.body.find("\nST*997*0001~\nAK1*IN*201~\nAK2*810*0001~\nAK5*A~\nAK9*A*1*1*1~\n") !=
+        std::string::npos);
+
+  auto again = f.run(sample("x12-810-004010.edi"), "as2:<second@acme>");
+  CHECK(again.outcome == "duplicate");
+  CHECK(again.documents == 0);
+  CHECK(again.receipt == first.receipt);  // byte for byte
+  CHECK(f.rows("invoices") == 1);
+  CHECK(f.rows("outbox") == 1);
+}
+
+TEST_CASE("same control number, different bytes: conflict answered with TA1 025, nothing booked") {
+  Fixture f;
+  REQUIRE(f.run(sample("x12-810-004010.edi")).outcome == "processed");
+  auto c = f.run(with(sample("x12-810-004010.edi"), "INV-88301", "INV-99999"));
+  CHECK(c.outcome == "conflict");
+  CHECK(c.receipt.body.find("TA1*000000201*240315*0800*R*025~") != std::string::npos);
+  CHECK(f.rows("invoices") == 1);
+}
+
+TEST_CASE("EDIFACT: CONTRL as the stored receipt, duplicate conflict is CONTRL 26") {
+  Fixture f;
+  auto r = f.run(sample("edifact-invoic-d96a.edi"));
+  CHECK(r.outcome == "processed");
+  CHECK(r.documents == 2);
+  CHECK(r.receipt.body.find("UCI+INV0000042+5412345000013:14+5400000000009:14+7'") != std::string::npos);
+  auto c = f.run(with(sample("edifact-invoic-d96a.edi"), "INV-77120", "INV-77199"));
+  CHECK(c.outcome == "conflict");
+  CHECK(c.receipt.body.find("UCI+INV0000042+5412345000013:14+5400000000009:14+4+26'") != std::string::npos);
+}
+
+TEST_CASE("envelope errors: rejected with a stored negative ack, retried on retransmission") {
+  Fixture f;
+  auto r = f.run(sample("broken-x12-iea-control.edi"));
+  CHECK(r.outcome == "rejected");
+  CHECK(r.detail.rfind("IEA02_CONTROL: IEA02 is '000000920'", 0) == 0);
+  CHECK(r.receipt.body.find("TA1*000000902*") != std::string::npos);
+  CHECK(r.receipt.body.find("*R*001~") != std::string::npos);
+  auto key = f.store->lookup(store::MessageKey::x12("acme", "ACMESUPPLY", "000000902"));
+  CHECK((*key.value()).state == store::KeyState::Failed);
+  auto again = f.run(sample("broken-x12-iea-control.edi"));
+  CHECK(again.outcome == "rejected");
+  CHECK((*f.store->lookup(store::MessageKey::x12("acme", "ACMESUPPLY", "000000902")).value()).failures == 2);
+  CHECK(f.rows("invoices") == 0);
+}
+
+TEST_CASE("a message the business handler cannot read rejects the whole interchange") {
+  Fixture f;
+  // Two sets: the second invoice has no number (BIG02).
+  std::string two = with(sample("x12-810-004010.edi"), "GE*1*201~", "");
+  std::string second = sample("x12-810-004010.edi");
+  second = second.substr(second.find("ST*810"), second.find("GE*1") - second.find("ST*810"));
+  second = with(with(second, "ST*810*0001", "ST*810*0002"), "INV-88301", "");
+  second = with(second, "*0001~", "*0002~");
+  two = with(two, "IEA*1*", second + "GE*2*201~\nIEA*1*");
+  auto r = f.run(two);
+  CHECK(r.outcome == "rejected");
+  CHECK(r.detail.find("810 0002: segment") != std::string::npos);
+  CHECK(r.detail.find("BIG02") != std::string::npos);
+  CHECK(r.receipt.body.find("AK2*810*0001~\nAK5*A~\nAK2*810*0002~\nAK5*R*5~\nAK9*P*2*2*1~") !=
+        std::string::npos);
+  CHECK(f.rows("invoices") == 0);  // all or nothing
+}
+
+TEST_CASE("unknown sender: rejected, the id named, no key") {
+  Fixture f;
+  auto r = f.run(with(sample("x12-856-004010.edi"), "ZZ*ACMESUPPLY     ", "ZZ*NOBODY         "));
+  CHECK(r.outcome == "rejected");
+  CHECK(r.partner_id.empty());
+  CHECK(r.detail.rfind("unknown sender ZZ:NOBODY (x12 interchange 000000101)", 0) == 0);
+  CHECK(f.store->report()->keys.empty());
+  CHECK(f.store->report()->business_rows.at("messages") == 1);  // the log keeps it
+}
+
+TEST_CASE("a late older version of a document is not booked over the newer one") {
+  Fixture f;
+  // 810 version A dated 2024-03-15, then B (replace, later), then A' (replace, earlier).
+  std::string a = sample("x12-810-004010.edi");
+  REQUIRE(f.run(a).outcome == "processed");
+  std::string b = with(with(with(a, "000000201", "000000211"), "000000201", "000000211"),
+                       "BIG*20240315*INV-88301*20240305*PO45001234", "BIG*20240320*INV-88301*20240305*PO45001234***05");
+  auto rb = f.run(b);
+  CHECK(rb.outcome == "processed");
+  CHECK(rb.documents == 1);
+  std::string late = with(with(with(a, "000000201", "000000212"), "000000201", "000000212"),
+                          "BIG*20240315*INV-88301*20240305*PO45001234", "BIG*20240318*INV-88301*20240305*PO45001234***05");
+  auto rl = f.run(late);
+  CHECK(rl.outcome == "processed");
+  CHECK(rl.documents == 0);
+  CHECK(rl.detail == "INV-88301: an older version than the one booked, ignored");
+  CHECK(f.rows("invoices") == 1);
+}
