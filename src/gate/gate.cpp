@@ -34,6 +34,19 @@ void Gate::notify_settled() {
   settled_.notify_all();
 }
 
+namespace {
+
+Outcome settled_outcome(const store::Settlement& settled) {
+  Outcome out;
+  out.kind = settled.state == store::KeyState::Completed ? Outcome::Kind::Processed : Outcome::Kind::Failed;
+  out.receipt = settled.receipt;
+  out.settlement = settled;
+  out.detail = settled.error;
+  return out;
+}
+
+}  // namespace
+
 Outcome Gate::pass(store::Store& store, store::ClaimRequest request, const store::Effect& effect) {
   request.lease_ms = options_.lease_ms;
   request.max_failures = options_.max_failures;
@@ -41,8 +54,17 @@ Outcome Gate::pass(store::Store& store, store::ClaimRequest request, const store
       std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.inflight_wait_ms);
   int64_t poll_ms = 5;
   Outcome out;
+  store::Settlement settled;
+  auto run = [&](store::Transaction& tx) -> Result<store::Settlement> {
+    Result<store::Settlement> r = effect(tx);
+    if (r.is_ok()) settled = r.value();
+    return r;
+  };
+  const store::Effect first_pass = run;
   while (true) {
-    Result<Claim> claim = store.claim(request);
+    // A new key is handled in the transaction that inserts it; only a key seen
+    // before (in flight, crashed, failed) goes through the leased path below.
+    Result<Claim> claim = store.claim(request, &first_pass, &settled);
     if (!claim.is_ok()) {
       out.kind = Outcome::Kind::Transient;
       out.detail = claim.status().message();
@@ -76,25 +98,19 @@ Outcome Gate::pass(store::Store& store, store::ClaimRequest request, const store
         poll_ms = std::min<int64_t>(poll_ms * 2, 200);
         continue;
       }
+      case Claim::Kind::Settled:
+        notify_settled();
+        return settled_outcome(settled);
       case Claim::Kind::Claimed: break;
     }
 
-    // Ours: run the handling and settle in one transaction.
+    // Taken over (a crashed worker's expired lease, or a failed key): run the
+    // handling and settle in one transaction, fenced by our token.
     const int64_t token = claim->token;
-    store::Settlement settled;
-    Status s = store.settle(request.key, token, [&](store::Transaction& tx) -> Result<store::Settlement> {
-      Result<store::Settlement> r = effect(tx);
-      if (r.is_ok()) settled = r.value();
-      return r;
-    });
+    Status s = store.settle(request.key, token, run);
     if (s.is_ok()) {
       notify_settled();
-      out.kind = settled.state == store::KeyState::Completed ? Outcome::Kind::Processed
-                                                             : Outcome::Kind::Failed;
-      out.receipt = settled.receipt;
-      out.settlement = settled;
-      out.detail = settled.error;
-      return out;
+      return settled_outcome(settled);
     }
     if (s.kind() != Status::Kind::Fenced) {
       // Nothing was committed: give the key back so the partner's retry runs it.

@@ -62,21 +62,26 @@ InterchangeResult InterchangeIntake::process(const edi::Interchange& ic, std::st
   const std::string_view bytes = input.substr(ic.span.offset, ic.span.length);
   const std::string protocol(edi::standard_name(ic.standard));
 
-  auto finish = [&]() -> InterchangeResult {
+  auto entry_for = [&](const InterchangeResult& res) {
     store::MessageLog entry;
-    entry.partner_id = r.partner_id;
+    entry.partner_id = res.partner_id;
     entry.protocol = protocol;
     entry.transport = arrival.transport;
     entry.transport_id = arrival.transport_id;
-    entry.message_id = r.message_id;
-    entry.outcome = r.outcome;
-    entry.detail = r.detail;
+    entry.message_id = res.message_id;
+    entry.outcome = res.outcome;
+    entry.detail = res.detail;
     entry.bytes = static_cast<int64_t>(bytes.size());
-    entry.documents = r.documents;
+    entry.documents = res.documents;
     entry.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::steady_clock::now() - started)
                             .count();
-    if (!store_.log(entry).is_ok()) r.store_trouble = true;
+    return entry;
+  };
+  // Outcomes whose handling committed have their log row in that transaction.
+  bool logged = false;
+  auto finish = [&]() -> InterchangeResult {
+    if (!logged && !store_.log(entry_for(r)).is_ok()) r.store_trouble = true;
     return r;
   };
 
@@ -179,11 +184,18 @@ InterchangeResult InterchangeIntake::process(const edi::Interchange& ic, std::st
     store::OutboxItem ack{partner->id, ack_kind(acked), key.message_id, "", "", s.receipt.body};
     Status queued = tx.enqueue(ack);
     if (!queued.is_ok()) return queued;
+    InterchangeResult as_logged = r;
+    as_logged.outcome = s.outcome;
+    as_logged.documents = booked;
+    as_logged.detail = s.state == store::KeyState::Failed ? s.error : notes;
+    Status logged_now = tx.log(entry_for(as_logged));
+    if (!logged_now.is_ok()) return logged_now;
     return s;
   };
 
   Outcome o = gate_.pass(store_, request, effect);
   r.receipt = o.receipt;
+  logged = o.kind == Outcome::Kind::Processed || o.kind == Outcome::Kind::Failed;
   switch (o.kind) {
     case Outcome::Kind::Processed:
       r.outcome = "processed";

@@ -40,6 +40,7 @@ struct ClaimRequest {
 
 struct Claim {
   enum class Kind {
+    Settled,    // new key, and the first-pass effect ran and committed with it
     Claimed,    // ours: handle it, then settle() or release() with `token`
     Completed,  // settled before with the same payload: `receipt` is the answer
     Poison,     // failed max_failures times: `receipt` is the stored negative answer
@@ -74,6 +75,12 @@ struct OutboxItem {
   std::string partner_id, kind, reference, destination, headers, body;
 };
 
+// One row of the message log: what happened to one received thing.
+struct MessageLog {
+  std::string partner_id, protocol, transport, transport_id, message_id, outcome, detail;
+  int64_t bytes = 0, documents = 0, duration_ms = 0;
+};
+
 // Business writes inside a settle's transaction. REQUIRES: only used inside
 // the Effect it was given to.
 class Transaction {
@@ -89,6 +96,8 @@ class Transaction {
   // The next value of a named counter, from 1; rolled back with the transaction.
   virtual Result<int64_t> next_sequence(const std::string& name) = 0;
   virtual Status enqueue(const OutboxItem& item) = 0;
+  // A message-log row committed with the business effect.
+  virtual Status log(const MessageLog& entry) = 0;
 };
 
 // The end state a settle writes, with the receipt to store.
@@ -103,10 +112,6 @@ struct Settlement {
 // An error Status rolls everything back and is returned by settle().
 using Effect = std::function<Result<Settlement>(Transaction&)>;
 
-struct MessageLog {
-  std::string partner_id, protocol, transport, transport_id, message_id, outcome, detail;
-  int64_t bytes = 0, documents = 0, duration_ms = 0;
-};
 
 struct PurgeRequest {
   int64_t cutoff_ms = 0;          // keys received before this go (unless live)
@@ -140,7 +145,12 @@ class Store {
 
   // Atomic claim: inserts the key as processing, or reports what it is; takes
   // over an expired lease or a failed key (below max_failures) with a new token.
-  virtual Result<Claim> claim(const ClaimRequest& request) = 0;
+  // With `first_pass`, a new key's effect runs in the very transaction that
+  // inserts it, and its settlement commits with it (kind Settled; the effect's
+  // settlement is in *settled): one commit per message, and a crash leaves no
+  // trace. An error Status from the effect rolls the insert back too.
+  virtual Result<Claim> claim(const ClaimRequest& request, const Effect* first_pass = nullptr,
+                              Settlement* settled = nullptr) = 0;
   // In one transaction: checks `token` still owns the key, runs `effect` and
   // stores its settlement. Fenced when another worker took the key over.
   virtual Status settle(const MessageKey& key, int64_t token, const Effect& effect) = 0;

@@ -205,7 +205,20 @@ namespace {
 class CommitFails : public Store {
  public:
   explicit CommitFails(Store& inner) : inner_(inner) {}
-  Result<Claim> claim(const ClaimRequest& r) override { return inner_.claim(r); }
+  // The new-key path: the effect runs, then the COMMIT fails.
+  Result<Claim> claim(const ClaimRequest& r, const Effect* first_pass, Settlement*) override {
+    if (first_pass == nullptr) return inner_.claim(r);
+    Result<Claim> c = inner_.claim(r);  // claims without the first pass ...
+    if (c.is_ok() && c->kind == Claim::Kind::Claimed && !c->takeover) {
+      inner_.settle(r.key, c->token, [](Transaction&) -> Result<Settlement> {
+        return Status::transient("disk I/O error during COMMIT");  // ... and rolls back
+      });
+      inner_.release(r.key, c->token);
+      return Status::transient("disk I/O error during COMMIT");
+    }
+    return c;
+  }
+  // The taken-over path: same failure.
   Status settle(const MessageKey&, int64_t, const Effect&) override {
     return Status::transient("disk I/O error during COMMIT");
   }
@@ -231,14 +244,28 @@ class CommitFails : public Store {
 TEST_CASE("a failed final commit never yields a positive receipt") {
   TempDb db;
   auto real = db.open();
-  CommitFails s(*real);
   Gate g(gate::GateOptions{});
   Booking b;
-  Outcome o = g.pass(s, req("8"), b.effect());
-  CHECK(o.kind == Outcome::Kind::Transient);
-  CHECK(o.receipt.body.empty());
-  CHECK(s.released == 1);
-  CHECK(invoices(*real) == 0);
+  SUBCASE("new key: handled in the inserting transaction") {
+    CommitFails s(*real);
+    Outcome o = g.pass(s, req("8"), b.effect());
+    CHECK(o.kind == Outcome::Kind::Transient);
+    CHECK(o.receipt.body.empty());
+    CHECK(invoices(*real) == 0);
+  }
+  SUBCASE("taken-over key: handled in settle, the claim released") {
+    ClaimRequest r = req("8");
+    r.lease_ms = 1000;
+    REQUIRE(real->claim(r)->kind == Claim::Kind::Claimed);  // a worker that then died
+    auto later = db.open(1500);
+    CommitFails s(*later);
+    Outcome o = g.pass(s, req("8"), b.effect());
+    CHECK(o.kind == Outcome::Kind::Transient);
+    CHECK(o.receipt.body.empty());
+    CHECK(s.released == 1);
+    CHECK(invoices(*real) == 0);
+  }
   // The partner's retry, with a healthy store, processes it.
   CHECK(g.pass(*real, req("8"), b.effect()).kind == Outcome::Kind::Processed);
+  CHECK(invoices(*real) == 1);
 }
