@@ -163,7 +163,9 @@ bool Parser::State::read_segments(std::string_view buf, size_t* pos, bool eof) {
     if (status == SegmentScanner::Status::End || status == SegmentScanner::Status::TooLong) {
       Segment last;
       last.offset = last_offset;
-      uint64_t end = base + buf.size();
+      // Too long: the interchange ends where the unreadable segment begins
+      // (p, set by the scanner), not at the end of however much was buffered.
+      const uint64_t end = base + (status == SegmentScanner::Status::TooLong ? p : buf.size());
       if (mode == Mode::X12) {
         x12.truncate(last, segments, end);
         on_interchange(x12.take());
@@ -172,9 +174,9 @@ bool Parser::State::read_segments(std::string_view buf, size_t* pos, bool eof) {
         on_interchange(edifact.take());
       }
       if (status == SegmentScanner::Status::TooLong) {
-        fail(ErrorCode::SegmentTooLong, base + *pos,
+        fail(ErrorCode::SegmentTooLong, base + p,
              "no segment terminator within " + std::to_string(options.scan.max_segment_bytes) +
-                 " bytes at byte " + std::to_string(base + *pos));
+                 " bytes at byte " + std::to_string(base + p));
       } else {
         mode = Mode::Idle;
       }

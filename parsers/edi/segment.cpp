@@ -219,13 +219,21 @@ SegmentScanner::Status SegmentScanner::next(std::string_view buf, size_t* pos, b
   size_t after;
   bool terminated = true;
   if (term == std::string_view::npos) {
-    if (buf.size() - start > options_.max_segment_bytes) return Status::TooLong;
+    // Without eof the last terminator.size - 1 bytes may begin a terminator.
+    const size_t tail = eof ? 0 : d_.terminator.size - 1u;
+    if (buf.size() - start > options_.max_segment_bytes + tail) {
+      *pos = start;
+      return Status::TooLong;
+    }
     if (!eof) return Status::NeedMore;
     term = buf.size();
     after = buf.size();
     terminated = false;
   } else {
-    if (term - start > options_.max_segment_bytes) return Status::TooLong;
+    if (term - start > options_.max_segment_bytes) {
+      *pos = start;
+      return Status::TooLong;
+    }
     after = term + d_.terminator.size;
   }
 
@@ -279,6 +287,11 @@ SegmentScanner::Skipped SegmentScanner::skip_plain(std::string_view buf, size_t*
   base_ = base;
   const char term = d_.terminator.bytes[0];
   const char sep = d_.element;
+  // Letters or digits as service characters (INVALID_DELIMITERS) would split
+  // tags the way next() does not: leave such interchanges to next().
+  if (upper_or_digit(sep) || upper_or_digit(d_.component) || upper_or_digit(term) ||
+      upper_or_digit(d_.release))
+    return out;
   const size_t size = buf.size();
   const char* data = buf.data();
   size_t p = *pos;
@@ -314,6 +327,7 @@ SegmentScanner::Skipped SegmentScanner::skip_plain(std::string_view buf, size_t*
       mask &= mask - 1;
     }
     if (data[i] != term) break;
+    if (i - start > options_.max_segment_bytes) break;  // next() reports it as too long
     mask &= mask - 1;
     ++out.count;
     out.last_offset = base + start;

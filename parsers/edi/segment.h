@@ -64,6 +64,7 @@ class SegmentScanner {
   // skipped). On Ok, *pos is past its terminator and any line breaks after it.
   // `base` is the absolute offset of buf[0]. With eof = false, a segment that
   // may continue past the buffer gives NeedMore and leaves *pos unchanged.
+  // On TooLong, *pos is the first byte of the segment that is too long.
   Status next(std::string_view buf, size_t* pos, bool eof, uint64_t base, Segment* out);
 
   // Which segments skip_plain() must leave to next(): those an envelope
