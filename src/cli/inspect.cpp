@@ -100,8 +100,9 @@ void print_text(std::ostream& out, const std::string& file, const edi::Interchan
 const CommandSpec& inspect_spec() {
   static const CommandSpec spec{
       "inspect",
-      "Prints every X12/EDIFACT interchange in the files: envelope, groups, messages and\n"
-      "envelope errors. Exit 0 when every file parsed without envelope errors, 1 otherwise.",
+      "Prints the X12/EDIFACT interchanges in files, with their envelope errors.\n"
+      "Every interchange, group and message found. Exit 0 when every file parsed without\n"
+      "envelope errors, 1 otherwise.",
       "FILE...",
       1,
       {{"json", "", "one JSON document per file on stdout"}}};

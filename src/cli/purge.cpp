@@ -23,8 +23,9 @@ constexpr int kMessageRetentionDays = 90;
 const CommandSpec& purge_spec() {
   static const CommandSpec spec{
       "purge",
-      "Deletes settled idempotency keys older than each partner's retention (default 30 days)\n"
-      "and message-log rows older than 90 days, in short batches; keys with a live lease stay.",
+      "Deletes idempotency keys and log rows past their retention, in short batches.\n"
+      "Settled keys older than each partner's retention (default 30 days) and message-log\n"
+      "rows older than 90 days; keys with a live lease stay. Safe while the server runs.",
       "",
       0,
       {db_option(),

@@ -99,8 +99,9 @@ class Progress {
 const CommandSpec& replay_spec() {
   static const CommandSpec spec{
       "replay",
-      "Runs partner files through the same gate and business handlers as the server: one\n"
-      "result per interchange (processed, duplicate, conflict, rejected, error). Replaying a\n"
+      "Runs partner files through the gate and business handlers, exactly once.\n"
+      "The same path as the server: one result per interchange (processed, duplicate,\n"
+      "conflict, rejected, error). Replaying a\n"
       "file again gives duplicate and books nothing. Exit 0 when nothing was rejected or in\n"
       "conflict, 1 otherwise, 2 usage, 3 store unavailable.",
       "PATH...",

@@ -27,8 +27,9 @@ std::string iso(int64_t ms) {
 const CommandSpec& status_spec() {
   static const CommandSpec spec{
       "status",
-      "Shows idempotency keys by partner, protocol and state, their age, duplicates and\n"
-      "conflicts of the last 24 hours, business row counts and the store size.",
+      "Shows what the store holds: keys, recent outcomes, business rows, size.\n"
+      "Idempotency keys by partner, protocol and state, their age, duplicates and conflicts\n"
+      "of the last 24 hours, business row counts and the store size.",
       "",
       0,
       {db_option(), {"json", "", "print one JSON object"}}};
