@@ -168,10 +168,29 @@ size_t SegmentScanner::find_terminator(std::string_view buf, size_t from, bool* 
       mask &= mask - 1;
       const char ch = buf[i];
       if (ch == term) {
-        if (t.size == 1) return i;
-        // Multi-byte terminator: the rest must follow; an incomplete tail is "not found".
-        if (i + t.size > buf.size()) return std::string_view::npos;
-        if (std::memcmp(buf.data() + i, t.bytes, t.size) == 0) return i;
+        if (t.size == 1) {
+          term_end_ = i + 1;
+          return i;
+        }
+        // Multi-byte terminator: the rest must follow (across a wrapped line
+        // break, too); an incomplete tail is "not found".
+        size_t j = i + 1, k = 1;
+        while (k < t.size && j < buf.size()) {
+          if (strip_breaks_ && is_line_break(buf[j])) {
+            ++j;
+          } else if (buf[j] == t.bytes[k]) {
+            ++j;
+            ++k;
+          } else {
+            break;
+          }
+        }
+        if (k == t.size) {
+          if (j - i > t.size) *breaks = true;
+          term_end_ = j;
+          return i;
+        }
+        if (j >= buf.size()) return std::string_view::npos;
       } else if (rel != 0 && ch == rel) {
         // The release character escapes the next character of the segment, even
         // when a wrapped line break sits between them.
@@ -234,7 +253,7 @@ SegmentScanner::Status SegmentScanner::next(std::string_view buf, size_t* pos, b
       *pos = start;
       return Status::TooLong;
     }
-    after = term + d_.terminator.size;
+    after = term_end_;
   }
 
   std::string_view text = buf.substr(start, term - start);
@@ -256,7 +275,7 @@ SegmentScanner::Status SegmentScanner::next(std::string_view buf, size_t* pos, b
   out->text = text;
   out->tag = text.substr(0, tag_end);
   out->offset = base + start;
-  out->end = base + (terminated ? term + d_.terminator.size : term);
+  out->end = base + (terminated ? term_end_ : term);
   out->terminated = terminated;
 
   if (!d_.terminator.is_line_break()) {

@@ -85,7 +85,8 @@ class SegmentScanner {
 
  private:
   // Position of the next unreleased terminator from `from`, or npos; sets
-  // *breaks when line breaks to drop lie before it.
+  // *breaks when line breaks to drop lie before it, and term_end_ to the
+  // offset after the terminator's last byte.
   size_t find_terminator(std::string_view buf, size_t from, bool* breaks);
   // Bits of the special characters in buf[block, block + 64), cached.
   uint64_t mask_at(std::string_view buf, size_t block);
@@ -95,6 +96,7 @@ class SegmentScanner {
   bool strip_breaks_ = true;
   char special_[4] = {0, 0, 0, 0};
   std::string scratch_;
+  size_t term_end_ = 0;
   // Cache of the last full block's mask: valid for the same buffer and base.
   const char* cache_data_ = nullptr;
   uint64_t cache_base_ = ~0ull;

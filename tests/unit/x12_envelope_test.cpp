@@ -99,6 +99,12 @@ TEST_CASE("X12 delimiters come from the ISA positions") {
     const auto& ic = only(edi::parse(out));
     CHECK(ic.ok());
     CHECK(ic.delimiters.terminator.size == 3);
+    // Wrapped at a fixed width, a line break can fall inside the terminator.
+    size_t gs_end = out.find("\xE2\x80\xA6", out.find("GS*"));
+    std::string wrapped = out.substr(0, gs_end + 2) + "\n" + out.substr(gs_end + 2);
+    const auto& w = only(edi::parse(wrapped));
+    CHECK(w.ok());
+    CHECK(w.groups[0].version == "004010");
   }
 }
 
