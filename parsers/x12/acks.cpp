@@ -33,7 +33,7 @@ class Writer {
     while (n > 1 && it[n - 1].empty()) --n;
     for (size_t i = 0; i < n; ++i) {
       if (i > 0) out_.push_back(d_.element);
-      out_.append(it[i]);
+      append_value(it[i]);
     }
     out_.append(d_.terminator.view());
     out_.append(suffix_);
@@ -46,6 +46,23 @@ class Writer {
   }
   size_t count() const { return count_; }
   void reset_count() { count_ = 0; }
+
+ private:
+  // Values echoed from a broken original (an ISA13 read by separator count
+  // can hold the terminator) must not split the ack: such bytes become '?'.
+  void append_value(std::string_view v) {
+    const std::string_view t = d_.terminator.view();
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (v[i] == d_.element || v.compare(i, t.size(), t) == 0) {
+        out_.push_back('?');
+        if (v[i] != d_.element) i += t.size() - 1;
+      } else {
+        out_.push_back(v[i]);
+      }
+    }
+  }
+
+ public:
   std::string take() { return std::move(out_); }
   const edi::Delimiters& delimiters() const { return d_; }
 

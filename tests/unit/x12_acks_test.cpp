@@ -165,3 +165,17 @@ TEST_CASE("acknowledgments parse back without envelope errors") {
     CHECK(r.interchanges[0].control_number == "000000017");
   }
 }
+
+TEST_CASE("a TA1 never echoes a delimiter from a broken ISA") {
+  // ISA13 read by separator count holds the terminator: the TA1 must stay one interchange.
+  std::string in = test::x12(test::isa('*', "U", "00401", "0000~0001"), 1, "0000~0001");
+  auto r = edi::parse(in);
+  REQUIRE_FALSE(r.interchanges.empty());
+  const auto& ic = r.interchanges[0];
+  CHECK(x12::ta1_for(ic).note_code == "018");
+  std::string ta1 = x12::build_ta1(ic, x12::ta1_for(ic), kEnv);
+  CHECK(ta1.find("TA1*0000?0001*240102*1230*R*018~") != std::string::npos);
+  auto back = edi::parse(ta1);
+  REQUIRE(back.interchanges.size() == 1);
+  CHECK(back.ok());
+}
