@@ -3,7 +3,10 @@
 //
 // Input layout: byte 0 = chunk schedule, byte 1 = parse options, the rest is
 // the EDI data (tools/fuzz seeds the corpus with sample files behind a few
-// such 2-byte headers).
+// such 2-byte headers). An input that starts with "ISA", "UNA" or "UNB" (a
+// sample file as it is, e.g. the seeds ctest passes) has no header: it is all
+// data, parsed with the default options, and the schedule byte is derived
+// from its size.
 //   byte 0: bits 0-5 -> n = 1..64; bits 6-7 -> schedule:
 //           0 constant n, 1 alternating 1 and n, 2 pseudo-random 1..4n,
 //           3 constant 64n
@@ -134,13 +137,15 @@ void compare(const edi::Interchange& a, const edi::Interchange& b) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 2) return 0;
-  Schedule schedule(data[0]);
-  const uint8_t flags = data[1];
+  const std::string_view raw(reinterpret_cast<const char*>(data), size);
+  const bool headerless = raw.substr(0, 3) == "ISA" || raw.substr(0, 3) == "UNA" || raw.substr(0, 3) == "UNB";
+  Schedule schedule(headerless ? static_cast<uint8_t>((size * 2654435761u) >> 13) : data[0]);
+  const uint8_t flags = headerless ? 0 : data[1];
   edi::ParseOptions options;
   options.keep_messages = (flags & 1) == 0;
   options.scan.ignore_line_breaks = (flags & 2) == 0;
   if (flags & 4) options.scan.max_segment_bytes = 16 + static_cast<size_t>(flags >> 3) * 8;
-  const std::string_view input(reinterpret_cast<const char*>(data) + 2, size - 2);
+  const std::string_view input = headerless ? raw : raw.substr(2);
 
   const edi::ParseResult whole = edi::parse(input, options);
 

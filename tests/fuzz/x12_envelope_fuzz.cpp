@@ -6,8 +6,8 @@
 //    overlap; its groups and messages lie within it; error offsets are within
 //    the input; counters agree with the kept groups and messages;
 //  - acks: every built ack parses back as exactly one X12 interchange with
-//    zero errors, unless the original interchange has an ISA-level problem
-//    the ack inherits (see ack_must_be_clean); a 997/999 holds one
+//    zero errors, unless the original interchange has an ISA problem the ack
+//    cannot help inheriting (see ack_must_be_clean); a 997/999 holds one
 //    transaction set per original group and one AK2 per original message.
 #include <cstddef>
 #include <cstdint>
@@ -92,12 +92,20 @@ bool has_error(const edi::Interchange& ic, edi::ErrorCode code) {
   return false;
 }
 
-// When a built ack must parse back without errors.
-//
-// InvalidDelimiters: the ack is written in the original's delimiters, so a
-// clash (say element separator == terminator) is inherited by design.
+// When a built ack must parse back without errors. Exceptions, for originals
+// whose ISA is already broken (ISA_ELEMENT / ISA_LENGTH / INVALID_DELIMITERS):
+//  - INVALID_DELIMITERS: the ack is written in the original's delimiters, so
+//    a clash (say element separator == terminator) is inherited by design;
+//  - an ISA06 or ISA08 that is empty, or blank in its first 15 characters
+//    (an over-long id with leading spaces; the ack keeps 15): the ack's
+//    ISA08 / ISA06 has nobody to address.
+// Values echoed from a broken ISA that hold a delimiter (ISA09/10/13 read by
+// separator count can hold the terminator) are no exception: the builders
+// must neutralize them.
 bool ack_must_be_clean(const edi::Interchange& ic) {
-  return !has_error(ic, edi::ErrorCode::InvalidDelimiters);
+  if (has_error(ic, edi::ErrorCode::InvalidDelimiters)) return false;
+  auto blank15 = [](const std::string& id) { return id.substr(0, 15).find_first_not_of(' ') == std::string::npos; };
+  return !blank15(ic.sender.id) && !blank15(ic.receiver.id);
 }
 
 // Parses a built ack and checks it is one clean X12 interchange. Returns it.
