@@ -159,6 +159,7 @@ size_t SegmentScanner::find_terminator(std::string_view buf, size_t from, bool* 
   const Terminator& t = d_.terminator;
   const char term = t.bytes[0];
   const char rel = d_.release;
+  partial_ = std::string_view::npos;
   size_t block = from & ~size_t{63};
   while (block < buf.size()) {
     uint64_t mask = mask_at(buf, block);
@@ -190,7 +191,10 @@ size_t SegmentScanner::find_terminator(std::string_view buf, size_t from, bool* 
           term_end_ = j;
           return i;
         }
-        if (j >= buf.size()) return std::string_view::npos;
+        if (j >= buf.size()) {
+          partial_ = i;
+          return std::string_view::npos;
+        }
       } else if (rel != 0 && ch == rel) {
         // The release character escapes the next character of the segment, even
         // when a wrapped line break sits between them.
@@ -238,9 +242,10 @@ SegmentScanner::Status SegmentScanner::next(std::string_view buf, size_t* pos, b
   size_t after;
   bool terminated = true;
   if (term == std::string_view::npos) {
-    // Without eof the last terminator.size - 1 bytes may begin a terminator.
-    const size_t tail = eof ? 0 : d_.terminator.size - 1u;
-    if (buf.size() - start > options_.max_segment_bytes + tail) {
+    // Without eof an incomplete terminator (wrapped, too) may end the buffer:
+    // the segment is only known to be as long as the bytes before it.
+    const size_t known = eof || partial_ == std::string_view::npos ? buf.size() : partial_;
+    if (known - start > options_.max_segment_bytes) {
       *pos = start;
       return Status::TooLong;
     }

@@ -86,7 +86,8 @@ class SegmentScanner {
  private:
   // Position of the next unreleased terminator from `from`, or npos; sets
   // *breaks when line breaks to drop lie before it, and term_end_ to the
-  // offset after the terminator's last byte.
+  // offset after the terminator's last byte. On npos, partial_ is where an
+  // incomplete terminator (possibly wrapped) ends the buffer, or npos.
   size_t find_terminator(std::string_view buf, size_t from, bool* breaks);
   // Bits of the special characters in buf[block, block + 64), cached.
   uint64_t mask_at(std::string_view buf, size_t block);
@@ -97,6 +98,7 @@ class SegmentScanner {
   char special_[4] = {0, 0, 0, 0};
   std::string scratch_;
   size_t term_end_ = 0;
+  size_t partial_ = std::string_view::npos;
   // Cache of the last full block's mask: valid for the same buffer and base.
   const char* cache_data_ = nullptr;
   uint64_t cache_base_ = ~0ull;

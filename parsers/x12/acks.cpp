@@ -49,12 +49,20 @@ class Writer {
 
  private:
   // Values echoed from a broken original (an ISA13 read by separator count
-  // can hold the terminator) must not split the ack: such bytes become '?'.
+  // can hold the terminator) must not split the ack: such bytes become '?',
+  // or '_' / ' ' when '?' is itself the element separator or terminator.
   void append_value(std::string_view v) {
     const std::string_view t = d_.terminator.view();
+    char safe = '?';
+    for (char c : {'?', '_', ' '}) {
+      if (c != d_.element && c != t[0]) {
+        safe = c;
+        break;
+      }
+    }
     for (size_t i = 0; i < v.size(); ++i) {
       if (v[i] == d_.element || v.compare(i, t.size(), t) == 0) {
-        out_.push_back('?');
+        out_.push_back(safe);
         if (v[i] != d_.element) i += t.size() - 1;
       } else {
         out_.push_back(v[i]);

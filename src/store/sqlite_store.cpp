@@ -613,6 +613,9 @@ Result<Claim> SqliteStore::claim(const ClaimRequest& req, const Effect* first_pa
   } catch (const Poco::Exception& e) {
     rollback();
     return from_exception(e, "claim " + req.key.message_id);
+  } catch (const std::exception& e) {  // from a first-pass effect
+    rollback();
+    return Status::transient("claim " + req.key.message_id + ": " + e.what());
   }
 }
 
@@ -641,6 +644,9 @@ Status SqliteStore::settle(const MessageKey& key, int64_t token, const Effect& e
   } catch (const Poco::Exception& e) {
     rollback();
     return from_exception(e, "settle " + key.message_id);
+  } catch (const std::exception& e) {  // from the effect
+    rollback();
+    return Status::transient("settle " + key.message_id + ": " + e.what());
   }
 }
 
