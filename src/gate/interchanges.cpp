@@ -70,7 +70,8 @@ InterchangeResult InterchangeIntake::process(const edi::Interchange& ic, std::st
     entry.transport_id = arrival.transport_id;
     entry.message_id = res.message_id;
     entry.outcome = res.outcome;
-    entry.detail = res.detail;
+    // Partner bytes end up in error texts: keep the log row bounded.
+    entry.detail = res.detail.size() > 2000 ? res.detail.substr(0, 2000) + "..." : res.detail;
     entry.bytes = static_cast<int64_t>(bytes.size());
     entry.documents = res.documents;
     entry.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -103,6 +104,14 @@ InterchangeResult InterchangeIntake::process(const edi::Interchange& ic, std::st
   if (ic.control_number.empty()) {
     r.outcome = "rejected";
     r.detail = "interchange has no control number (" + first_error(ic) + ")";
+    return finish();
+  }
+  // Keys are built from these: bound them (ISA13 is 9 digits, UNB 0004 an..35, 0020 an..14).
+  constexpr size_t kMaxIdLength = 35;
+  if (ic.control_number.size() > kMaxIdLength || ic.sender.id.size() > kMaxIdLength) {
+    r.outcome = "rejected";
+    r.detail = "interchange sender id or control number longer than " + std::to_string(kMaxIdLength) +
+               " characters";
     return finish();
   }
   const store::MessageKey key =
