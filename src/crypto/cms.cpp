@@ -1,0 +1,231 @@
+#include "src/crypto/cms.h"
+
+#include <openssl/bio.h>
+#include <openssl/cms.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <zlib.h>
+
+#include <cctype>
+
+namespace edihub::crypto {
+
+namespace {
+
+// The reasons OpenSSL queued, oldest first; clears the queue.
+std::string openssl_errors() {
+  std::string out;
+  while (unsigned long e = ERR_get_error()) {
+    char buf[256];
+    ERR_error_string_n(e, buf, sizeof buf);
+    if (!out.empty()) out += "; ";
+    out += buf;
+  }
+  return out.empty() ? "no detail from OpenSSL" : out;
+}
+
+using BioPtr = std::unique_ptr<BIO, decltype(&BIO_free)>;
+using CmsPtr = std::unique_ptr<CMS_ContentInfo, decltype(&CMS_ContentInfo_free)>;
+
+BioPtr memory_bio(std::string_view data) {
+  return BioPtr(BIO_new_mem_buf(data.data(), static_cast<int>(data.size())), BIO_free);
+}
+
+BioPtr output_bio() { return BioPtr(BIO_new(BIO_s_mem()), BIO_free); }
+
+std::string contents(BIO* bio) {
+  char* data = nullptr;
+  long n = BIO_get_mem_data(bio, &data);
+  return std::string(data, static_cast<size_t>(n));
+}
+
+Result<CmsPtr> read_der(std::string_view der, const char* what) {
+  if (der.size() > INT32_MAX) return Status::invalid(std::string(what) + ": too large");
+  BioPtr in = memory_bio(der);
+  CmsPtr cms(d2i_CMS_bio(in.get(), nullptr), CMS_ContentInfo_free);
+  if (!cms) return Status::invalid(std::string(what) + " is not DER CMS: " + openssl_errors());
+  return cms;
+}
+
+Result<std::string> read_file(const std::string& path) {
+  BioPtr in(BIO_new_file(path.c_str(), "r"), BIO_free);
+  if (!in) return Status::invalid(path + ": cannot be read");
+  std::string data;
+  char buf[4096];
+  int n;
+  while ((n = BIO_read(in.get(), buf, sizeof buf)) > 0) data.append(buf, static_cast<size_t>(n));
+  return data;
+}
+
+// "sha-256" / "SHA256" -> "sha256".
+std::string digest_name(std::string_view as2_name) {
+  std::string out;
+  for (char c : as2_name)
+    if (c != '-') out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return out;
+}
+
+}  // namespace
+
+Result<Certificate> Certificate::from_pem(std::string_view pem) {
+  BioPtr in = memory_bio(pem);
+  X509* x = PEM_read_bio_X509(in.get(), nullptr, nullptr, nullptr);
+  if (x == nullptr) return Status::invalid("not a PEM certificate: " + openssl_errors());
+  Certificate c;
+  c.x509_ = std::shared_ptr<X509>(x, X509_free);
+  return c;
+}
+
+Result<Certificate> Certificate::load_pem_file(const std::string& path) {
+  Result<std::string> pem = read_file(path);
+  if (!pem.is_ok()) return pem.status();
+  Result<Certificate> c = from_pem(pem.value());
+  if (!c.is_ok()) return Status::invalid(path + ": " + c.status().message());
+  return c;
+}
+
+std::string Certificate::subject() const {
+  char buf[512];
+  X509_NAME_oneline(X509_get_subject_name(x509_.get()), buf, sizeof buf);
+  return buf;
+}
+
+bool Certificate::operator==(const Certificate& other) const {
+  return X509_cmp(x509_.get(), other.x509_.get()) == 0;
+}
+
+Result<PrivateKey> PrivateKey::load_pem_file(const std::string& path) {
+  Result<std::string> pem = read_file(path);
+  if (!pem.is_ok()) return pem.status();
+  BioPtr in = memory_bio(pem.value());
+  EVP_PKEY* key = PEM_read_bio_PrivateKey(in.get(), nullptr, nullptr, nullptr);
+  if (key == nullptr) return Status::invalid(path + ": not a PEM private key");  // never log the key
+  ERR_clear_error();
+  PrivateKey k;
+  k.key_ = std::shared_ptr<EVP_PKEY>(key, EVP_PKEY_free);
+  return k;
+}
+
+Result<std::string> decrypt(std::string_view der, const std::vector<Identity>& identities) {
+  Result<CmsPtr> cms = read_der(der, "enveloped-data");
+  if (!cms.is_ok()) return cms.status();
+  const int type = OBJ_obj2nid(CMS_get0_type(cms->get()));
+  if (type != NID_pkcs7_enveloped && type != NID_id_smime_ct_authEnvelopedData)
+    return Status::invalid("decryption-failed: the CMS content is not (auth-)enveloped-data");
+  std::string reasons;
+  for (const Identity& id : identities) {
+    BioPtr out = output_bio();
+    if (CMS_decrypt(cms->get(), id.key.get(), id.certificate.get(), nullptr, out.get(), CMS_BINARY) == 1)
+      return contents(out.get());
+    reasons = openssl_errors();
+  }
+  return Status::invalid("decryption-failed: not addressed to any of our " +
+                         std::to_string(identities.size()) + " certificates (" + reasons + ")");
+}
+
+Result<Verified> verify_detached(std::string_view content, std::string_view signature_der,
+                                 const std::vector<Certificate>& allowed) {
+  Result<CmsPtr> cms = read_der(signature_der, "signature");
+  if (!cms.is_ok()) return cms.status();
+  if (OBJ_obj2nid(CMS_get0_type(cms->get())) != NID_pkcs7_signed)
+    return Status::invalid("authentication-failed: the signature is not CMS signed-data");
+  std::unique_ptr<STACK_OF(X509), void (*)(STACK_OF(X509)*)> certs(sk_X509_new_null(),
+                                                                   [](STACK_OF(X509)* s) { sk_X509_free(s); });
+  for (const Certificate& c : allowed) sk_X509_push(certs.get(), c.get());
+  std::unique_ptr<X509_STORE, decltype(&X509_STORE_free)> store(X509_STORE_new(), X509_STORE_free);
+  BioPtr data = memory_bio(content);
+  // Pinned certificates, not chains: the signer must be one of `allowed`.
+  const unsigned flags = CMS_DETACHED | CMS_BINARY | CMS_NO_SIGNER_CERT_VERIFY;
+  if (CMS_verify(cms->get(), certs.get(), store.get(), data.get(), nullptr, flags) != 1) {
+    if (ERR_GET_REASON(ERR_peek_error()) == CMS_R_SIGNER_CERTIFICATE_NOT_FOUND) {
+      ERR_clear_error();
+      return Status::invalid("authentication-failed: signed by a certificate this partner does not list");
+    }
+    return Status::invalid("integrity-check-failed: the signature does not match the content (" +
+                           openssl_errors() + ")");
+  }
+  std::unique_ptr<STACK_OF(X509), void (*)(STACK_OF(X509)*)> signers(
+      CMS_get0_signers(cms->get()), [](STACK_OF(X509)* s) { sk_X509_free(s); });
+  if (!signers || sk_X509_num(signers.get()) != 1)
+    return Status::invalid("authentication-failed: expected exactly one signer");
+  X509* signer = sk_X509_value(signers.get(), 0);
+  Verified v;
+  bool known = false;
+  for (const Certificate& c : allowed) {
+    if (X509_cmp(c.get(), signer) == 0) {
+      v.signer = c;
+      known = true;
+    }
+  }
+  if (!known) return Status::invalid("authentication-failed: signed by a certificate this partner does not list");
+  CMS_SignerInfo* si = sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms->get()), 0);
+  X509_ALGOR* alg = nullptr;
+  CMS_SignerInfo_get0_algs(si, nullptr, nullptr, &alg, nullptr);
+  const ASN1_OBJECT* obj = nullptr;
+  X509_ALGOR_get0(&obj, nullptr, nullptr, alg);
+  v.digest = digest_name(OBJ_nid2sn(OBJ_obj2nid(obj)));
+  return v;
+}
+
+Result<std::string> decompress(std::string_view der, size_t max_bytes) {
+  Result<CmsPtr> cms = read_der(der, "compressed-data");
+  if (!cms.is_ok()) return cms.status();
+  if (OBJ_obj2nid(CMS_get0_type(cms->get())) != NID_id_smime_ct_compressedData)
+    return Status::invalid("decompression-failed: the CMS content is not compressed-data");
+  // This OpenSSL has no zlib: read the structure with OpenSSL, inflate with zlib.
+  ASN1_OCTET_STRING** content = CMS_get0_content(cms->get());
+  if (content == nullptr || *content == nullptr)
+    return Status::invalid("decompression-failed: compressed-data without content");
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) return Status::transient("zlib inflateInit failed");
+  z.next_in = const_cast<unsigned char*>(ASN1_STRING_get0_data(*content));
+  z.avail_in = static_cast<uInt>(ASN1_STRING_length(*content));
+  std::string out;
+  char buf[65536];
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    z.next_out = reinterpret_cast<unsigned char*>(buf);
+    z.avail_out = sizeof buf;
+    rc = inflate(&z, Z_NO_FLUSH);
+    out.append(buf, sizeof buf - z.avail_out);
+    if (out.size() > max_bytes) {
+      inflateEnd(&z);
+      return Status::invalid("decompression-failed: content larger than " + std::to_string(max_bytes) + " bytes");
+    }
+    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) rc = Z_BUF_ERROR;  // truncated
+  }
+  inflateEnd(&z);
+  if (rc != Z_STREAM_END) return Status::invalid("decompression-failed: zlib stream is corrupt or truncated");
+  return out;
+}
+
+Result<std::string> sign_detached(std::string_view content, const Identity& signer, std::string_view digest) {
+  const EVP_MD* md = EVP_get_digestbyname(digest_name(digest).c_str());
+  if (md == nullptr) return Status::invalid("unknown digest '" + std::string(digest) + "'");
+  BioPtr data = memory_bio(content);
+  const unsigned flags = CMS_DETACHED | CMS_BINARY | CMS_PARTIAL;
+  CmsPtr cms(CMS_sign(nullptr, nullptr, nullptr, nullptr, flags), CMS_ContentInfo_free);
+  if (!cms || CMS_add1_signer(cms.get(), signer.certificate.get(), signer.key.get(), md, flags) == nullptr ||
+      CMS_final(cms.get(), data.get(), nullptr, flags) != 1)
+    return Status::invalid("signing failed: " + openssl_errors());
+  BioPtr out = output_bio();
+  if (i2d_CMS_bio(out.get(), cms.get()) != 1) return Status::invalid("signing failed: " + openssl_errors());
+  return contents(out.get());
+}
+
+Result<std::string> mic(std::string_view content, std::string_view algorithm) {
+  const EVP_MD* md = EVP_get_digestbyname(digest_name(algorithm).c_str());
+  if (md == nullptr) return Status::invalid("unknown MIC algorithm '" + std::string(algorithm) + "'");
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(content.data(), content.size(), digest, &len, md, nullptr) != 1)
+    return Status::invalid("digest failed: " + openssl_errors());
+  std::string b64(4 * ((len + 2) / 3) + 1, '\0');
+  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(b64.data()), digest, static_cast<int>(len));
+  b64.resize(static_cast<size_t>(n));
+  return b64;
+}
+
+}  // namespace edihub::crypto

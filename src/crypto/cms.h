@@ -1,0 +1,72 @@
+// CMS (RFC 5652) for AS2: decrypt enveloped-data, verify detached
+// signatures, decompress RFC 3274 compressed-data, sign receipts, compute
+// MICs. OpenSSL does the cryptography; this adapter turns its errors into
+// Status values an operator can read.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/common/status.h"
+
+typedef struct x509_st X509;
+typedef struct evp_pkey_st EVP_PKEY;
+
+namespace edihub::crypto {
+
+class Certificate {
+ public:
+  static Result<Certificate> load_pem_file(const std::string& path);
+  static Result<Certificate> from_pem(std::string_view pem);
+  X509* get() const { return x509_.get(); }
+  std::string subject() const;
+  bool operator==(const Certificate& other) const;
+
+ private:
+  std::shared_ptr<X509> x509_;
+};
+
+class PrivateKey {
+ public:
+  static Result<PrivateKey> load_pem_file(const std::string& path);
+  EVP_PKEY* get() const { return key_.get(); }
+
+ private:
+  std::shared_ptr<EVP_PKEY> key_;
+};
+
+// A certificate with its private key: our identity (several during rollover).
+struct Identity {
+  Certificate certificate;
+  PrivateKey key;
+};
+
+// Decrypts DER enveloped-data with the first identity it is addressed to.
+// Invalid ("decryption-failed") when none can.
+Result<std::string> decrypt(std::string_view der, const std::vector<Identity>& identities);
+
+struct Verified {
+  Certificate signer;
+  std::string digest;  // "sha1", "sha256" ... as the signer used it
+};
+
+// Verifies a DER detached signature over the exact bytes of `content` (the
+// first part of a multipart/signed, headers included). The signer must be one
+// of `allowed` (the partner's signing certificates; self-signed is normal in
+// AS2, so certificates are pinned, not chained).
+Result<Verified> verify_detached(std::string_view content, std::string_view signature_der,
+                                 const std::vector<Certificate>& allowed);
+
+// The content of DER compressed-data (RFC 3274, zlib), at most `max_bytes`.
+Result<std::string> decompress(std::string_view der, size_t max_bytes);
+
+// A DER detached signature of `content` with `digest` ("sha256", "sha1" ...).
+Result<std::string> sign_detached(std::string_view content, const Identity& signer, std::string_view digest);
+
+// Message integrity check (RFC 4130 7.3.1): base64 of the digest of `content`
+// with `algorithm` as AS2 names it ("sha-256", "sha256", "sha1", "md5" ...).
+Result<std::string> mic(std::string_view content, std::string_view algorithm);
+
+}  // namespace edihub::crypto

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# src/crypto/cms against `openssl cms` (an independent implementation): what
+# openssl encrypts and signs, edihub decrypts and verifies, in every variant
+# AS2 partners use; what edihub signs, openssl verifies.
+set -u
+TOOL=${CMS_TOOL:?path to cms_tool}
+CERTS=$(cd "$(dirname "$0")/../../partners/certs" && pwd)
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+W=$(mktemp -d /tmp/edihub-cms-XXXXXX)
+trap 'rm -rf "$W"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# The payload: a MIME entity holding an X12 file, with CRLF line ends.
+{ printf 'Content-Type: application/edi-x12\r\n\r\n'; cat "$REPO/samples/edi/x12-810-004010.edi"; } >"$W/entity"
+
+# Encryption: key transport RSA PKCS#1 v1.5 and OAEP; AES-CBC, AES-GCM, 3DES.
+for cipher in aes128 aes192 aes256 des3 aes-128-gcm aes-256-gcm; do
+  for padding in pkcs1 oaep; do
+    keyopt=()
+    [[ $padding == oaep ]] && keyopt=(-keyopt rsa_padding_mode:oaep)
+    if ! openssl cms -encrypt -binary "-$cipher" -in "$W/entity" -outform DER -out "$W/enc.der" \
+      -recip "$CERTS/edihub.crt" "${keyopt[@]}" 2>"$W/err"; then
+      fail "openssl could not encrypt with $cipher/$padding: $(head -1 "$W/err")"
+      continue
+    fi
+    "$TOOL" decrypt "$W/enc.der" "$CERTS/edihub.crt" "$CERTS/edihub.key" >"$W/dec" 2>"$W/err" ||
+      fail "decrypt $cipher/$padding: $(cat "$W/err")"
+    cmp -s "$W/dec" "$W/entity" || fail "decrypt $cipher/$padding: content differs"
+  done
+done
+# Addressed to someone else: decryption-failed, named.
+openssl cms -encrypt -binary -aes256 -in "$W/entity" -outform DER -out "$W/enc.der" "$CERTS/acme.crt"
+if "$TOOL" decrypt "$W/enc.der" "$CERTS/edihub.crt" "$CERTS/edihub.key" >/dev/null 2>"$W/err"; then
+  fail "decrypted a message addressed to another certificate"
+fi
+grep -q '^decryption-failed: not addressed to any of our 1 certificates' "$W/err" || fail "error text: $(cat "$W/err")"
+
+# Signatures: detached, SHA-1/2, PKCS#1 v1.5 and PSS, verified against the pinned partner cert.
+for md in sha1 sha224 sha256 sha384 sha512; do
+  for padding in pkcs1 pss; do
+    keyopt=()
+    [[ $padding == pss ]] && keyopt=(-keyopt rsa_padding_mode:pss)
+    openssl cms -sign -binary -md "$md" -in "$W/entity" -signer "$CERTS/acme.crt" -inkey "$CERTS/acme.key" \
+      "${keyopt[@]}" -outform DER -out "$W/sig.der" 2>"$W/err" || { fail "openssl sign $md/$padding: $(head -1 "$W/err")"; continue; }
+    out=$("$TOOL" verify "$W/entity" "$W/sig.der" "$CERTS/acme.crt" 2>&1) || fail "verify $md/$padding: $out"
+    [[ $out == *"CN=ACMESUPPLY digest=$md" ]] || fail "verify $md/$padding said: $out"
+  done
+done
+# One changed byte: integrity-check-failed. Another signer: authentication-failed.
+openssl cms -sign -binary -md sha256 -in "$W/entity" -signer "$CERTS/acme.crt" -inkey "$CERTS/acme.key" \
+  -outform DER -out "$W/sig.der"
+sed 's/INV-88301/INV-88302/' "$W/entity" >"$W/tampered"
+out=$("$TOOL" verify "$W/tampered" "$W/sig.der" "$CERTS/acme.crt" 2>&1) && fail "a tampered entity verified"
+[[ $out == integrity-check-failed:* ]] || fail "tampered: $out"
+out=$("$TOOL" verify "$W/entity" "$W/sig.der" "$CERTS/edihub.crt" 2>&1) && fail "verified with the wrong pinned certificate"
+[[ $out == "authentication-failed: signed by a certificate this partner does not list" ]] || fail "wrong signer: $out"
+# The same without the signer's certificate in the message (-nocerts).
+openssl cms -sign -binary -nocerts -md sha256 -in "$W/entity" -signer "$CERTS/acme.crt" -inkey "$CERTS/acme.key" \
+  -outform DER -out "$W/sig-nocerts.der"
+out=$("$TOOL" verify "$W/entity" "$W/sig-nocerts.der" "$CERTS/acme.crt" 2>&1) || fail "-nocerts, pinned cert: $out"
+out=$("$TOOL" verify "$W/entity" "$W/sig-nocerts.der" "$CERTS/edihub.crt" 2>&1) && fail "-nocerts verified with the wrong cert"
+[[ $out == "authentication-failed: signed by a certificate this partner does not list" ]] || fail "-nocerts wrong signer: $out"
+# Rollover: any listed certificate may have signed.
+out=$("$TOOL" verify "$W/entity" "$W/sig.der" "$CERTS/edihub.crt" "$CERTS/acme.crt" 2>&1) || fail "rollover list: $out"
+
+# What edihub signs (MDNs), openssl verifies.
+for md in sha1 sha256 sha512; do
+  "$TOOL" sign "$W/entity" "$CERTS/edihub.crt" "$CERTS/edihub.key" "$md" >"$W/ours.der" || fail "sign $md"
+  openssl cms -verify -binary -inform DER -in "$W/ours.der" -content "$W/entity" -CAfile "$CERTS/edihub.crt" \
+    -purpose any -out /dev/null 2>"$W/err" || fail "openssl rejects our $md signature: $(cat "$W/err")"
+done
+
+# Compressed-data (RFC 3274, zlib): inflated with zlib, bounded.
+"$TOOL" zlib-cms "$W/entity" >"$W/z.der"
+openssl cms -cmsout -inform DER -in "$W/z.der" -print -noout >"$W/z.txt" 2>&1 || fail "openssl cannot read our compressed-data"
+grep -q 'id-smime-ct-compressedData' "$W/z.txt" || fail "not compressed-data: $(head -3 "$W/z.txt")"
+"$TOOL" decompress "$W/z.der" >"$W/unz" || fail "decompress"
+cmp -s "$W/unz" "$W/entity" || fail "decompressed content differs"
+head -c 200 "$W/z.der" >"$W/z-short.der"
+"$TOOL" decompress "$W/z-short.der" >/dev/null 2>&1 && fail "a truncated compressed-data was accepted"
+
+# MIC (RFC 4130 7.3.1) against openssl dgst.
+expected=$(openssl dgst -sha256 -binary "$W/entity" | openssl base64 -A)
+[[ $("$TOOL" mic "$W/entity" sha-256) == "$expected" ]] || fail "MIC sha-256"
+expected=$(openssl dgst -sha1 -binary "$W/entity" | openssl base64 -A)
+[[ $("$TOOL" mic "$W/entity" sha1) == "$expected" ]] || fail "MIC sha1"
+
+if ((failures > 0)); then
+  echo "$failures check(s) failed"
+  exit 1
+fi
