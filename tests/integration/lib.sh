@@ -32,7 +32,7 @@ make_files() {
 }
 
 sql() {  # sql DB QUERY
-  sqlite3 -batch -noheader "$1" "$2"
+  sqlite3 -batch -noheader -cmd ".timeout 10000" "$1" "$2"
 }
 
 finish() {

@@ -6,14 +6,11 @@ files=${FILES:-150}
 make_files "$WORK/in" 1 "$files"
 db="$WORK/edihub.db"
 interchanges=$((files * 2))
-run() {
-  "$EDIHUB" replay --db "sqlite:$db" --partners "$REPO/partners" --lease 1s --wait 5s --json "$WORK/in" \
-    >>"$WORK/out" 2>>"$WORK/err"
-}
-
 kills=0
 for round in 1 2 3 4; do
-  run &
+  # Started directly, so that $! is the edihub process itself (not a subshell).
+  "$EDIHUB" replay --db "sqlite:$db" --partners "$REPO/partners" --lease 1s --wait 5s --json "$WORK/in" \
+    >>"$WORK/out" 2>>"$WORK/err" &
   pid=$!
   # Let it get some way in (a random number of results), then kill it mid-flight.
   target=$((RANDOM % (interchanges / 2) + round * 10))
@@ -22,8 +19,10 @@ for round in 1 2 3 4; do
     if ((n >= target)) || ! kill -0 "$pid" 2>/dev/null; then break; fi
     sleep 0.01
   done
-  if kill -9 "$pid" 2>/dev/null; then kills=$((kills + 1)); fi
+  kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
+  # 128 + SIGKILL: it died mid-run (a run that had finished is no kill).
+  (($? == 137)) && kills=$((kills + 1))
 done
 # The last, complete run: leases of the killed runs (1 s) are taken over.
 : >"$WORK/final"
