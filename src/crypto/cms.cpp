@@ -110,7 +110,7 @@ Result<PrivateKey> PrivateKey::load_pem_file(const std::string& path) {
 
 Result<std::string> decrypt(std::string_view der, const std::vector<Identity>& identities) {
   Result<CmsPtr> cms = read_der(der, "enveloped-data");
-  if (!cms.is_ok()) return cms.status();
+  if (!cms.is_ok()) return Status::invalid("decryption-failed: " + cms.status().message());
   const int type = OBJ_obj2nid(CMS_get0_type(cms->get()));
   if (type != NID_pkcs7_enveloped && type != NID_id_smime_ct_authEnvelopedData)
     return Status::invalid("decryption-failed: the CMS content is not (auth-)enveloped-data");
@@ -128,7 +128,7 @@ Result<std::string> decrypt(std::string_view der, const std::vector<Identity>& i
 Result<Verified> verify_detached(std::string_view content, std::string_view signature_der,
                                  const std::vector<Certificate>& allowed) {
   Result<CmsPtr> cms = read_der(signature_der, "signature");
-  if (!cms.is_ok()) return cms.status();
+  if (!cms.is_ok()) return Status::invalid("integrity-check-failed: " + cms.status().message());
   if (OBJ_obj2nid(CMS_get0_type(cms->get())) != NID_pkcs7_signed)
     return Status::invalid("authentication-failed: the signature is not CMS signed-data");
   std::unique_ptr<STACK_OF(X509), void (*)(STACK_OF(X509)*)> certs(sk_X509_new_null(),
@@ -171,7 +171,7 @@ Result<Verified> verify_detached(std::string_view content, std::string_view sign
 
 Result<std::string> decompress(std::string_view der, size_t max_bytes) {
   Result<CmsPtr> cms = read_der(der, "compressed-data");
-  if (!cms.is_ok()) return cms.status();
+  if (!cms.is_ok()) return Status::invalid("decompression-failed: " + cms.status().message());
   if (OBJ_obj2nid(CMS_get0_type(cms->get())) != NID_id_smime_ct_compressedData)
     return Status::invalid("decompression-failed: the CMS content is not compressed-data");
   // This OpenSSL has no zlib: read the structure with OpenSSL, inflate with zlib.

@@ -86,6 +86,57 @@ expected=$(openssl dgst -sha256 -binary "$W/entity" | openssl base64 -A)
 expected=$(openssl dgst -sha1 -binary "$W/entity" | openssl base64 -A)
 [[ $("$TOOL" mic "$W/entity" sha1) == "$expected" ]] || fail "MIC sha1"
 
+# AS2 unwrapping of whole S/MIME messages made by openssl: signed, encrypted,
+# signed then encrypted, encrypted then signed, compressed inside a signature;
+# base64 transfer encoding as openssl writes it.
+X12="$REPO/samples/edi/x12-810-004010.edi"
+sign() { openssl cms -sign -binary -md sha256 -signer "$CERTS/acme.crt" -inkey "$CERTS/acme.key" -in "$1" -out "$2"; }
+encrypt() { openssl cms -encrypt -binary -aes256 -in "$1" -out "$2" "$CERTS/edihub.crt"; }
+unwrap() {  # unwrap MESSAGE -> facts line; payload in $W/payload
+  "$TOOL" unwrap "$1" "$CERTS/edihub.crt" "$CERTS/edihub.key" "$CERTS/acme.crt" sha-256 "$W/payload" 2>"$W/err"
+}
+sign "$W/entity" "$W/signed.eml"
+encrypt "$W/entity" "$W/encrypted.eml"
+encrypt "$W/signed.eml" "$W/signed-encrypted.eml"
+sign "$W/encrypted.eml" "$W/encrypted-signed.eml"
+{ printf 'Content-Type: application/pkcs7-mime; smime-type=compressed-data; name=smime.p7z\r\nContent-Transfer-Encoding: base64\r\n\r\n'
+  "$TOOL" zlib-cms "$W/entity" | openssl base64; } >"$W/compressed.eml"
+sign "$W/compressed.eml" "$W/compressed-signed.eml"
+for m in signed encrypted signed-encrypted encrypted-signed compressed-signed; do
+  facts=$(unwrap "$W/$m.eml") || { fail "unwrap $m: $(cat "$W/err")"; continue; }
+  cmp -s "$W/payload" "$X12" || fail "unwrap $m: payload differs from the X12 file"
+  [[ $facts == content_type=application/edi-x12* ]] || fail "unwrap $m: $facts"
+  case $m in
+    signed) [[ $facts == *" encrypted=0 signed=1 compressed=0 "* ]] || fail "$m flags: $facts" ;;
+    encrypted) [[ $facts == *" encrypted=1 signed=0 compressed=0 "* ]] || fail "$m flags: $facts" ;;
+    signed-encrypted | encrypted-signed) [[ $facts == *" encrypted=1 signed=1 compressed=0 "* ]] || fail "$m flags: $facts" ;;
+    compressed-signed) [[ $facts == *" encrypted=0 signed=1 compressed=1 "* ]] || fail "$m flags: $facts" ;;
+  esac
+done
+# MIC of an encrypted, unsigned message: over the decrypted entity (RFC 4130 7.3.1).
+facts=$(unwrap "$W/encrypted.eml")
+expected=$(openssl dgst -sha256 -binary "$W/entity" | openssl base64 -A)
+[[ $facts == *"mic=$expected, sha-256" ]] || fail "encrypted MIC: $facts, expected $expected"
+# MIC of a signed message: over the signed part, headers included, as openssl wrote it.
+openssl cms -sign -binary -md sha256 -signer "$CERTS/acme.crt" -inkey "$CERTS/acme.key" -in "$W/entity" \
+  -outform DER -out "$W/detached.der"
+facts=$(unwrap "$W/signed.eml")
+[[ $facts == *"mic=$expected, sha-256" ]] || fail "signed MIC: $facts, expected $expected"
+# Failures name their disposition modifier.
+sed 's/INV-88301/INV-88399/' "$W/signed.eml" >"$W/tampered.eml"
+out=$(unwrap "$W/tampered.eml") && fail "tampered message unwrapped"
+[[ $out == disposition=integrity-check-failed ]] || fail "tampered: $out"
+openssl cms -encrypt -binary -aes256 -in "$W/entity" -out "$W/not-ours.eml" "$CERTS/acme.crt"
+out=$(unwrap "$W/not-ours.eml") && fail "message for another certificate unwrapped"
+[[ $out == disposition=decryption-failed ]] || fail "not ours: $out"
+openssl cms -sign -binary -md sha256 -signer "$CERTS/edihub.crt" -inkey "$CERTS/edihub.key" -in "$W/entity" -out "$W/stranger.eml"
+out=$(unwrap "$W/stranger.eml") && fail "message signed by a stranger unwrapped"
+[[ $out == disposition=authentication-failed ]] || fail "stranger: $out"
+{ printf 'Content-Type: application/pkcs7-mime; smime-type=compressed-data\r\nContent-Transfer-Encoding: base64\r\n\r\n'
+  head -c 150 "$W/z.der" | openssl base64; } >"$W/bad-zlib.eml"
+out=$(unwrap "$W/bad-zlib.eml") && fail "broken compressed-data unwrapped"
+[[ $out == disposition=decompression-failed ]] || fail "bad zlib: $out"
+
 if ((failures > 0)); then
   echo "$failures check(s) failed"
   exit 1

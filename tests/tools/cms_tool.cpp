@@ -7,6 +7,8 @@
 //   cms_tool mic FILE ALGORITHM               base64 MIC
 //   cms_tool zlib-cms IN                      DER compressed-data of IN (zlib, built here:
 //                                             this OpenSSL cannot make one)
+//   cms_tool unwrap ENTITY CERT KEY SIGNER_CERT MICALG OUT
+//                                             AS2 unwrap; facts on stdout, payload to OUT
 #include <zlib.h>
 
 #include <fstream>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "src/crypto/cms.h"
+#include "src/receivers/as2/unwrap.h"
 
 using namespace edihub;
 
@@ -104,6 +107,21 @@ int main(int argc, char** argv) {
   }
   if (a.size() == 2 && a[0] == "zlib-cms") {
     std::cout << zlib_cms(slurp(a[1]));
+    return 0;
+  }
+  if (a.size() == 7 && a[0] == "unwrap") {
+    as2::UnwrapOptions o;
+    o.identities.push_back(identity(a[2], a[3]));
+    o.signers.push_back(crypto::Certificate::load_pem_file(a[4]).value());
+    o.mic_algorithm = a[5];
+    auto r = as2::unwrap(slurp(a[1]), o);
+    if (!r.is_ok()) {
+      std::cout << "disposition=" << as2::disposition_modifier(r.status()) << "\n";
+      return fail(r.status());
+    }
+    std::cout << "content_type=" << r->content_type << " encrypted=" << r->encrypted << " signed=" << r->signed_
+              << " compressed=" << r->compressed << " mic=" << r->mic << ", " << r->mic_algorithm << "\n";
+    std::ofstream(a[6], std::ios::binary) << r->payload;
     return 0;
   }
   std::cerr << "usage: see the comment at the top of tests/tools/cms_tool.cpp\n";
