@@ -3,6 +3,7 @@
 #include <pugixml.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 namespace edihub::config {
@@ -41,6 +42,36 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     if (party.id.empty()) return Status::invalid(name + ": <edifact> needs an id attribute");
     p.edifact_ids.push_back(party);
   }
+  const std::filesystem::path dir = file.parent_path();
+  auto resolve = [&](const std::string& f) { return (dir / f).lexically_normal().string(); };
+  for (pugi::xml_node a : root.children("as2")) {
+    std::string id = a.attribute("id").as_string();
+    if (id.empty() || id.size() > 128) return Status::invalid(name + ": <as2> needs an id of 1-128 characters");
+    p.as2_ids.push_back(id);
+  }
+  for (pugi::xml_node c : root.children("certificate")) {
+    std::string use = c.attribute("use").as_string(), f = c.attribute("file").as_string();
+    if (f.empty()) return Status::invalid(name + ": <certificate> needs a file attribute");
+    if (use == "signing") {
+      p.signing_certificates.push_back(resolve(f));
+    } else if (use == "encryption") {
+      if (!p.encryption_certificate.empty())
+        return Status::invalid(name + ": only one <certificate use=\"encryption\">");
+      p.encryption_certificate = resolve(f);
+    } else {
+      return Status::invalid(name + ": <certificate use> must be signing or encryption, not '" + use + "'");
+    }
+  }
+  if (pugi::xml_node sec = root.child("security")) {
+    p.require_signature = sec.attribute("require-signature").as_bool(true);
+    p.require_encryption = sec.attribute("require-encryption").as_bool(false);
+  }
+  for (pugi::xml_node m : root.children("mdn")) {
+    std::string prefix = m.attribute("async-url-allow").as_string();
+    if (prefix.rfind("https://", 0) != 0 && prefix.rfind("http://", 0) != 0)
+      return Status::invalid(name + ": <mdn async-url-allow> must be an http(s) URL prefix, not '" + prefix + "'");
+    p.async_mdn_prefixes.push_back(prefix);
+  }
   if (pugi::xml_node r = root.child("retention")) {
     p.retention_days = r.attribute("days").as_int(-1);
     if (p.retention_days < 0)
@@ -78,6 +109,11 @@ Result<Partners> Partners::load(const std::string& dir) {
             return Status::invalid(f.string() + ": EDIFACT id " + id.id + " also belongs to partner '" +
                                    other.id + "'");
     }
+    for (const auto& other : out.partners_)
+      for (const auto& id : p->as2_ids)
+        for (const auto& theirs : other.as2_ids)
+          if (id == theirs)
+            return Status::invalid(f.string() + ": AS2 id '" + id + "' also belongs to partner '" + other.id + "'");
     out.partners_.push_back(std::move(p.value()));
   }
   return out;
@@ -96,6 +132,41 @@ const Partner* Partners::sender_of(const edi::Interchange& ic) const {
       if (matches(id, ic.sender, ic.standard == edi::Standard::Edifact)) return &p;
   }
   return nullptr;
+}
+
+const Partner* Partners::as2_sender(const std::string& as2_from) const {
+  for (const auto& p : partners_)
+    for (const auto& id : p.as2_ids)
+      if (id == as2_from) return &p;
+  return nullptr;
+}
+
+bool Partner::allows_async_mdn(const std::string& url) const {
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  // Scheme and host are case-insensitive; the path is not.
+  auto split = [&](const std::string& u) {
+    size_t host_end = u.find('/', u.find("://") == std::string::npos ? 0 : u.find("://") + 3);
+    if (host_end == std::string::npos) host_end = u.size();
+    return lower(u.substr(0, host_end)) + u.substr(host_end);
+  };
+  const std::string candidate = split(url);
+  for (const auto& prefix : async_mdn_prefixes) {
+    const std::string p = split(prefix);
+    if (candidate.compare(0, p.size(), p) != 0) continue;
+    // A prefix with a path matches by prefix. One that ends in the authority
+    // must not match a longer host (https://partner.example vs
+    // https://partner.example.evil.com); "host:" allows any port.
+    const size_t scheme_end = p.find("://") == std::string::npos ? 0 : p.find("://") + 3;
+    if (p.find('/', scheme_end) != std::string::npos) return true;
+    size_t i = p.size();
+    if (p.back() == ':')
+      while (i < candidate.size() && std::isdigit(static_cast<unsigned char>(candidate[i]))) ++i;
+    if (i == candidate.size() || candidate[i] == '/' || candidate[i] == '?') return true;
+  }
+  return false;
 }
 
 std::string sender_text(const edi::Interchange& ic) {

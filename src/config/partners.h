@@ -5,7 +5,13 @@
 //     <x12 qualifier="ZZ" id="ACMESUPPLY"/>          (repeatable)
 //     <edifact id="5412345000013" qualifier="14"/>   (repeatable; qualifier optional)
 //     <retention days="30"/>
+//     <as2 id="ACMESUPPLY"/>                          (repeatable)
+//     <certificate use="signing" file="certs/acme.crt"/>    (repeatable: rollover)
+//     <certificate use="encryption" file="certs/acme.crt"/>
+//     <security require-signature="true" require-encryption="true"/>
+//     <mdn async-url-allow="https://as2.acme.example/mdn"/>  (repeatable: URL prefixes)
 //   </partner>
+// Certificate paths are relative to the partner file's directory.
 #pragma once
 
 #include <optional>
@@ -24,6 +30,17 @@ struct Partner {
   std::vector<edi::Party> edifact_ids;  // id + qualifier (UNB 0004/0007); empty qualifier matches any
   int retention_days = 30;
   std::string file;  // where it was read from
+
+  // AS2
+  std::vector<std::string> as2_ids;
+  std::vector<std::string> signing_certificates;  // PEM files, resolved paths
+  std::string encryption_certificate;             // PEM file, resolved path; may be empty
+  bool require_signature = true;
+  bool require_encryption = false;
+  std::vector<std::string> async_mdn_prefixes;    // allowed Receipt-Delivery-Option URLs
+  // True when `url` starts with one of async_mdn_prefixes (scheme and host
+  // compared case-insensitively).
+  bool allows_async_mdn(const std::string& url) const;
 };
 
 class Partners {
@@ -36,6 +53,8 @@ class Partners {
   const Partner* find(const std::string& id) const;
   // The partner owning the interchange's sender id, or null.
   const Partner* sender_of(const edi::Interchange& ic) const;
+  // The partner with this AS2-From id (case-sensitive, as RFC 4130 says), or null.
+  const Partner* as2_sender(const std::string& as2_from) const;
 
  private:
   std::vector<Partner> partners_;
