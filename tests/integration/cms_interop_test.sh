@@ -137,6 +137,26 @@ out=$(unwrap "$W/stranger.eml") && fail "message signed by a stranger unwrapped"
 out=$(unwrap "$W/bad-zlib.eml") && fail "broken compressed-data unwrapped"
 [[ $out == disposition=decompression-failed ]] || fail "bad zlib: $out"
 
+# MDNs: a signed one verifies with openssl and with our own unwrap (as the
+# partner would check it); the report carries the RFC 8098 fields.
+"$TOOL" mdn "$CERTS/edihub.crt" "$CERTS/edihub.key" \
+  "signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256, sha1" - >"$W/mdn.eml"
+grep -q '^Content-Type: multipart/signed; protocol="application/pkcs7-signature"; micalg=sha-256;' "$W/mdn.eml" ||
+  fail "signed MDN content type: $(grep Content-Type "$W/mdn.eml" | head -1)"
+openssl cms -verify -in "$W/mdn.eml" -CAfile "$CERTS/edihub.crt" -purpose any -out "$W/report" 2>"$W/err" ||
+  fail "openssl cannot verify our signed MDN: $(cat "$W/err")"
+grep -q '^Disposition: automatic-action/MDN-sent-automatically; processed' "$W/report" || fail "MDN disposition: $(cat "$W/report")"
+grep -q '^Received-Content-MIC: 7v7F++Fq/ZBXemxwOD1GvbtHRcXb2BjmWHjbvPx1P7c=, sha-256' "$W/report" || fail "MDN MIC"
+grep -q '^Original-Message-ID: <test-1@acme.example>' "$W/report" || fail "MDN Original-Message-ID"
+"$TOOL" unwrap "$W/mdn.eml" "$CERTS/edihub.crt" "$CERTS/edihub.key" "$CERTS/edihub.crt" sha-256 "$W/mdn-payload" >"$W/facts" 2>"$W/err" ||
+  fail "our unwrap rejects our signed MDN: $(cat "$W/err")"
+grep -q 'content_type=multipart/report encrypted=0 signed=1' "$W/facts" || fail "MDN as unwrapped: $(cat "$W/facts")"
+# Unsigned when not asked; the error modifier in the disposition.
+"$TOOL" mdn "$CERTS/edihub.crt" "$CERTS/edihub.key" "" decryption-failed >"$W/mdn-error.eml"
+grep -q '^Content-Type: multipart/report; report-type=disposition-notification;' "$W/mdn-error.eml" || fail "unsigned MDN type"
+grep -q '^Disposition: automatic-action/MDN-sent-automatically; processed/error: decryption-failed' "$W/mdn-error.eml" ||
+  fail "error MDN disposition"
+
 if ((failures > 0)); then
   echo "$failures check(s) failed"
   exit 1

@@ -9,6 +9,8 @@
 //                                             this OpenSSL cannot make one)
 //   cms_tool unwrap ENTITY CERT KEY SIGNER_CERT MICALG OUT
 //                                             AS2 unwrap; facts on stdout, payload to OUT
+//   cms_tool mdn CERT KEY DISPOSITION-NOTIFICATION-OPTIONS MODIFIER
+//                                             an MDN as a MIME message on stdout
 #include <zlib.h>
 
 #include <fstream>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "src/crypto/cms.h"
+#include "src/receivers/as2/mdn.h"
 #include "src/receivers/as2/unwrap.h"
 
 using namespace edihub;
@@ -122,6 +125,23 @@ int main(int argc, char** argv) {
     std::cout << "content_type=" << r->content_type << " encrypted=" << r->encrypted << " signed=" << r->signed_
               << " compressed=" << r->compressed << " mic=" << r->mic << ", " << r->mic_algorithm << "\n";
     std::ofstream(a[6], std::ios::binary) << r->payload;
+    return 0;
+  }
+  if (a.size() == 5 && a[0] == "mdn") {
+    crypto::Identity id = identity(a[1], a[2]);
+    as2::MdnContent c;
+    c.our_as2_id = "EDIHUB";
+    c.partner_as2_id = "ACMESUPPLY";
+    c.original_message_id = "<test-1@acme.example>";
+    c.mic = "7v7F++Fq/ZBXemxwOD1GvbtHRcXb2BjmWHjbvPx1P7c=";
+    c.mic_algorithm = "sha-256";
+    c.modifier = a[4] == "-" ? "" : a[4];
+    c.text = "The AS2 message <test-1@acme.example> was received.";
+    c.message_id = "<mdn-1@edihub>";
+    c.boundary = "test";
+    auto r = as2::build_mdn(c, as2::parse_disposition_options(a[3]), &id);
+    if (!r.is_ok()) return fail(r.status());
+    std::cout << r->headers << "\r\n" << r->body;
     return 0;
   }
   std::cerr << "usage: see the comment at the top of tests/tools/cms_tool.cpp\n";

@@ -1,0 +1,139 @@
+#include "src/receivers/as2/mdn.h"
+
+#include <Poco/Base64Encoder.h>
+
+#include <cctype>
+#include <sstream>
+#include <vector>
+
+namespace edihub::as2 {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return std::string(s);
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t end = s.find(sep, start);
+    if (end == std::string_view::npos) end = s.size();
+    out.push_back(trim(s.substr(start, end - start)));
+    start = end + 1;
+  }
+  return out;
+}
+
+bool supported_mic(const std::string& alg) {
+  const std::string a = lower(alg);
+  return a == "sha-256" || a == "sha256" || a == "sha1" || a == "sha-1" || a == "sha-384" || a == "sha384" ||
+         a == "sha-512" || a == "sha512" || a == "sha-224" || a == "sha224" || a == "md5";
+}
+
+std::string base64_lines(const std::string& data) {
+  std::ostringstream out;
+  {
+    Poco::Base64Encoder enc(out);
+    enc.rdbuf()->setLineLength(76);
+    enc << data;
+  }
+  std::string b64 = out.str(), crlf;
+  for (char c : b64) {
+    if (c == '\n') crlf += "\r\n";
+    else if (c != '\r') crlf.push_back(c);
+  }
+  return crlf + "\r\n";
+}
+
+}  // namespace
+
+ReceiptRequest parse_disposition_options(std::string_view header) {
+  ReceiptRequest r;
+  for (const std::string& param : split(header, ';')) {
+    size_t eq = param.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string name = lower(trim(std::string_view(param).substr(0, eq)));
+    std::vector<std::string> values = split(std::string_view(param).substr(eq + 1), ',');
+    if (values.empty()) continue;
+    values.erase(values.begin());  // importance: required / optional
+    if (name == "signed-receipt-protocol") {
+      for (const auto& v : values)
+        if (lower(v) == "pkcs7-signature") r.signed_receipt = true;
+    } else if (name == "signed-receipt-micalg") {
+      for (const auto& v : values) {
+        if (supported_mic(v)) {
+          r.micalg = lower(v);
+          break;
+        }
+      }
+    }
+  }
+  return r;
+}
+
+Result<Mdn> build_mdn(const MdnContent& c, const ReceiptRequest& request, const crypto::Identity* signer) {
+  const std::string report_boundary = "----=_edihub_report_" + c.boundary;
+  const std::string disposition = c.modifier.empty()
+                                      ? "automatic-action/MDN-sent-automatically; processed"
+                                      : "automatic-action/MDN-sent-automatically; processed/error: " + c.modifier;
+  std::string notification =
+      "Reporting-UA: " + c.reporting_ua + "\r\n" +
+      "Original-Recipient: rfc822; " + c.our_as2_id + "\r\n" +
+      "Final-Recipient: rfc822; " + c.our_as2_id + "\r\n" +
+      "Original-Message-ID: " + c.original_message_id + "\r\n";
+  if (!c.mic.empty()) notification += "Received-Content-MIC: " + c.mic + ", " + c.mic_algorithm + "\r\n";
+  notification += "Disposition: " + disposition + "\r\n";
+
+  const std::string report_type =
+      "multipart/report; report-type=disposition-notification; boundary=\"" + report_boundary + "\"";
+  const std::string report_body =
+      "--" + report_boundary + "\r\n" +
+      "Content-Type: text/plain; charset=us-ascii\r\n"
+      "Content-Transfer-Encoding: 7bit\r\n"
+      "\r\n" +
+      c.text + "\r\n" +
+      "--" + report_boundary + "\r\n" +
+      "Content-Type: message/disposition-notification\r\n"
+      "Content-Transfer-Encoding: 7bit\r\n"
+      "\r\n" +
+      notification + "\r\n" +
+      "--" + report_boundary + "--\r\n";
+
+  Mdn mdn;
+  mdn.headers = "AS2-Version: 1.2\r\nAS2-From: \"" + c.our_as2_id + "\"\r\nAS2-To: \"" + c.partner_as2_id +
+                "\"\r\nMessage-ID: " + c.message_id + "\r\nMIME-Version: 1.0\r\n";
+  if (!request.signed_receipt) {
+    mdn.headers += "Content-Type: " + report_type + "\r\n";
+    mdn.body = report_body;
+    return mdn;
+  }
+  if (signer == nullptr) return Status::invalid("a signed receipt was requested but no identity can sign");
+  // The signature covers the report entity exactly as sent: its header and body.
+  const std::string signed_entity = "Content-Type: " + report_type + "\r\n\r\n" + report_body;
+  Result<std::string> signature = crypto::sign_detached(signed_entity, *signer, request.micalg);
+  if (!signature.is_ok()) return signature.status();
+  const std::string signed_boundary = "----=_edihub_signed_" + c.boundary;
+  mdn.headers += "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=" +
+                 request.micalg + "; boundary=\"" + signed_boundary + "\"\r\n";
+  mdn.body = "--" + signed_boundary + "\r\n" + signed_entity + "\r\n" +
+             "--" + signed_boundary + "\r\n" +
+             "Content-Type: application/pkcs7-signature; name=smime.p7s\r\n"
+             "Content-Transfer-Encoding: base64\r\n"
+             "Content-Disposition: attachment; filename=smime.p7s\r\n"
+             "\r\n" +
+             base64_lines(signature.value()) +
+             "--" + signed_boundary + "--\r\n";
+  return mdn;
+}
+
+}  // namespace edihub::as2

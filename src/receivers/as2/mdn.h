@@ -1,0 +1,45 @@
+// AS2 receipts: Message Disposition Notifications (RFC 8098 as profiled by
+// RFC 4130 7.4), signed when the partner asks for it.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "src/common/status.h"
+#include "src/crypto/cms.h"
+
+namespace edihub::as2 {
+
+// What Disposition-Notification-Options asks for.
+struct ReceiptRequest {
+  bool signed_receipt = false;  // signed-receipt-protocol includes pkcs7-signature
+  std::string micalg = "sha-256";  // the first algorithm we support, as the partner wrote it
+};
+
+// Parses e.g. "signed-receipt-protocol=optional, pkcs7-signature;
+// signed-receipt-micalg=optional, sha-256, sha1". Unknown parameters and
+// algorithms are ignored (RFC 4130 7.3), never fatal.
+ReceiptRequest parse_disposition_options(std::string_view header);
+
+struct MdnContent {
+  std::string reporting_ua = "edihub";
+  std::string our_as2_id, partner_as2_id;
+  std::string original_message_id;  // the AS2 Message-ID, angle brackets included
+  std::string mic, mic_algorithm;   // Received-Content-MIC; empty when not computed
+  std::string modifier;             // empty: processed; else e.g. "decryption-failed"
+  std::string text;                 // the human-readable part
+  std::string message_id;           // the MDN's own Message-ID
+  std::string boundary;             // MIME boundaries are derived from it
+};
+
+struct Mdn {
+  std::string headers;  // HTTP/MIME header lines, "Name: value\r\n" each
+  std::string body;     // exact bytes
+};
+
+// Builds the MDN; signs it (multipart/signed) with `signer` when `request`
+// asks for a signed receipt. `signer` may be null for unsigned receipts.
+Result<Mdn> build_mdn(const MdnContent& content, const ReceiptRequest& request,
+                      const crypto::Identity* signer);
+
+}  // namespace edihub::as2
