@@ -48,6 +48,15 @@ Outcome settled_outcome(const store::Settlement& settled) {
 }  // namespace
 
 Outcome Gate::pass(store::Store& store, store::ClaimRequest request, const store::Effect& effect) {
+  return run(store, std::move(request), &effect, nullptr);
+}
+
+Outcome Gate::pass_leased(store::Store& store, store::ClaimRequest request, const Work& work) {
+  return run(store, std::move(request), nullptr, &work);
+}
+
+Outcome Gate::run(store::Store& store, store::ClaimRequest request, const store::Effect* effect,
+                  const Work* work) {
   request.lease_ms = options_.lease_ms;
   request.max_failures = options_.max_failures;
   const auto deadline =
@@ -55,16 +64,17 @@ Outcome Gate::pass(store::Store& store, store::ClaimRequest request, const store
   int64_t poll_ms = 5;
   Outcome out;
   store::Settlement settled;
-  auto run = [&](store::Transaction& tx) -> Result<store::Settlement> {
-    Result<store::Settlement> r = effect(tx);
+  auto in_transaction = [&](store::Transaction& tx) -> Result<store::Settlement> {
+    Result<store::Settlement> r = (*effect)(tx);
     if (r.is_ok()) settled = r.value();
     return r;
   };
-  const store::Effect first_pass = run;
+  const store::Effect first_pass = in_transaction;
   while (true) {
     // A new key is handled in the transaction that inserts it; only a key seen
-    // before (in flight, crashed, failed) goes through the leased path below.
-    Result<Claim> claim = store.claim(request, &first_pass, &settled);
+    // before (in flight, crashed, failed), or work that cannot run inside the
+    // store's transaction, goes through the leased path below.
+    Result<Claim> claim = work == nullptr ? store.claim(request, &first_pass, &settled) : store.claim(request);
     if (!claim.is_ok()) {
       out.kind = Outcome::Kind::Transient;
       out.detail = claim.status().message();
@@ -104,10 +114,20 @@ Outcome Gate::pass(store::Store& store, store::ClaimRequest request, const store
       case Claim::Kind::Claimed: break;
     }
 
-    // Taken over (a crashed worker's expired lease, or a failed key): run the
-    // handling and settle in one transaction, fenced by our token.
+    // Claimed with a lease: run the handling, then settle, fenced by our token.
     const int64_t token = claim->token;
-    Status s = store.settle(request.key, token, run);
+    Status s;
+    if (work != nullptr) {
+      Result<store::Settlement> done = (*work)();
+      if (!done.is_ok()) {
+        s = done.status();
+      } else {
+        settled = done.value();
+        s = store.settle(request.key, token, [&](store::Transaction&) -> Result<store::Settlement> { return settled; });
+      }
+    } else {
+      s = store.settle(request.key, token, first_pass);
+    }
     if (s.is_ok()) {
       notify_settled();
       return settled_outcome(settled);

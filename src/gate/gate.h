@@ -5,6 +5,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -49,9 +50,19 @@ class Gate {
   // transient failure, which releases the claim.
   Outcome pass(store::Store& store, store::ClaimRequest request, const store::Effect& effect);
 
+  // For handling that writes through the store itself and so cannot run in
+  // the claim's transaction (an AS2 message: its interchanges pass the gate
+  // on their own keys). The key is claimed with a lease, `work` runs, then its
+  // settlement is stored, fenced by the claim's token. An error Status from
+  // `work` releases the key.
+  using Work = std::function<Result<store::Settlement>()>;
+  Outcome pass_leased(store::Store& store, store::ClaimRequest request, const Work& work);
+
   const GateOptions& options() const { return options_; }
 
  private:
+  Outcome run(store::Store& store, store::ClaimRequest request, const store::Effect* effect,
+              const Work* work);
   void wait_for_settle(int64_t max_ms);
   void notify_settled();
 

@@ -269,3 +269,34 @@ TEST_CASE("a failed final commit never yields a positive receipt") {
   CHECK(g.pass(*real, req("8"), b.effect()).kind == Outcome::Kind::Processed);
   CHECK(invoices(*real) == 1);
 }
+
+TEST_CASE("leased pass: work outside the transaction may use the store itself, once") {
+  TempDb db;
+  auto s = db.open();
+  Gate g(gate::GateOptions{});
+  Booking inner;
+  int runs = 0;
+  auto work = [&]() -> Result<Settlement> {
+    ++runs;
+    // An AS2 message's interchange passes the gate on its own key meanwhile.
+    Outcome o = g.pass(*s, req("inner"), inner.effect());
+    if (o.kind != Outcome::Kind::Processed && o.kind != Outcome::Kind::Duplicate) return Status::transient(o.detail);
+    return Settlement{KeyState::Completed, {200, "Content-Type: multipart/report\r\n", "MDN"}, "processed", ""};
+  };
+  ClaimRequest transport = req("transport");
+  transport.key = MessageKey::as2("acme", "<m1@acme>");
+  Outcome first = g.pass_leased(*s, transport, work);
+  CHECK(first.kind == Outcome::Kind::Processed);
+  CHECK(first.receipt.body == "MDN");
+  Outcome again = g.pass_leased(*s, transport, work);
+  CHECK(again.kind == Outcome::Kind::Duplicate);
+  CHECK(again.receipt == first.receipt);
+  CHECK(runs == 1);
+  CHECK(inner.runs == 1);
+
+  ClaimRequest failing = req("t2");
+  failing.key = MessageKey::as2("acme", "<m2@acme>");
+  Outcome t = g.pass_leased(*s, failing, [] () -> Result<Settlement> { return Status::transient("store busy"); });
+  CHECK(t.kind == Outcome::Kind::Transient);
+  CHECK(g.pass_leased(*s, failing, work).kind == Outcome::Kind::Processed);  // released: retried at once
+}
