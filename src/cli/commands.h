@@ -22,6 +22,10 @@ const CommandSpec& purge_spec();
 // `edihub purge ...`: old keys and log rows deleted in short batches.
 int run_purge(const Args& args, std::ostream& out, std::ostream& err);
 
+const CommandSpec& serve_spec();
+// `edihub serve [--config FILE]`: the gateway (AS2 so far).
+int run_serve(const Args& args, std::ostream& out, std::ostream& err);
+
 const CommandSpec& status_spec();
 // `edihub status [--db URI] [--json]`: keys, outcomes, row counts, store size.
 int run_status(const Args& args, std::ostream& out, std::ostream& err);

@@ -1,0 +1,95 @@
+// `edihub serve`: the gateway. AS2 on POST /as2 (the path is configurable),
+// GET /healthz, graceful stop on SIGTERM or SIGINT.
+#include <signal.h>
+
+#include <spdlog/spdlog.h>
+
+#include <ostream>
+
+#include "src/cli/commands.h"
+#include "src/config/gateway.h"
+#include "src/server/server.h"
+
+namespace edihub::cli {
+
+const CommandSpec& serve_spec() {
+  static const CommandSpec spec{
+      "serve",
+      "Runs the gateway: AS2 on POST /as2, health on GET /healthz.\n"
+      "Without --config: 127.0.0.1:8080, store sqlite:data/edihub.db, partners/, and the demo\n"
+      "identity EDIHUB (partners/certs). SIGTERM or SIGINT stops it after requests in flight.",
+      "",
+      0,
+      {{"config", "FILE", "gateway configuration (see samples/edihub.xml)"},
+       {"port", "N", "override the listening port (0: any free port, printed on start)"}}};
+  return spec;
+}
+
+int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
+  config::Gateway gw = config::Gateway::defaults();
+  if (!args.value("config").empty()) {
+    auto loaded = config::Gateway::load(args.value("config"));
+    if (!loaded.is_ok()) {
+      err << "edihub serve: " << loaded.status().message() << "\n";
+      return kUsage;
+    }
+    gw = loaded.value();
+  }
+  if (!args.value("port").empty()) gw.port = std::atoi(args.value("port").c_str());
+
+  auto partners = config::Partners::load(gw.partners_dir);
+  if (!partners.is_ok()) {
+    err << "edihub serve: " << partners.status().message() << "\n";
+    return kUsage;
+  }
+  std::vector<crypto::Identity> identities;
+  for (const auto& id : gw.identities) {
+    auto cert = crypto::Certificate::load_pem_file(id.cert);
+    auto key = crypto::PrivateKey::load_pem_file(id.key);
+    if (!cert.is_ok() || !key.is_ok()) {
+      err << "edihub serve: identity: " << (cert.is_ok() ? key.status() : cert.status()).message() << "\n";
+      return kUsage;
+    }
+    identities.push_back({cert.value(), key.value()});
+  }
+  auto context = as2::As2Context::load(gw.as2_id, identities, partners.value());
+  if (!context.is_ok()) {
+    err << "edihub serve: " << context.status().message() << "\n";
+    return kUsage;
+  }
+  {
+    // Open once here: migrations run before the first request, and a store
+    // that cannot be opened stops the start with a clear message.
+    auto store = store::open_store(gw.store_uri);
+    if (!store.is_ok()) {
+      err << "edihub serve: " << store.status().message() << "\n";
+      return kStoreUnavailable;
+    }
+  }
+
+  // Signals are taken by sigwait below, not by the worker threads.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  gate::Gate gate{gate::GateOptions{}};
+  server::Server server(gw, context.value(), gate);
+  Status started = server.start();
+  if (!started.is_ok()) {
+    err << "edihub serve: " << started.message() << "\n";
+    return kStoreUnavailable;
+  }
+  out << "edihub: AS2 id " << gw.as2_id << " listening on http://" << gw.address << ":" << server.port()
+      << gw.as2_path << " (store " << gw.store_uri << ", " << partners->all().size() << " partners)" << std::endl;
+  spdlog::info("listening on {}:{}", gw.address, server.port());
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  spdlog::info("signal {}: stopping after requests in flight", signal_number);
+  server.stop(30000);
+  out << "edihub: stopped" << std::endl;
+  return kOk;
+}
+
+}  // namespace edihub::cli

@@ -1,0 +1,70 @@
+#include "src/config/gateway.h"
+
+#include <pugixml.hpp>
+
+#include <filesystem>
+
+namespace edihub::config {
+
+Gateway Gateway::defaults() {
+  Gateway g;
+  g.identities.push_back({"partners/certs/edihub.crt", "partners/certs/edihub.key"});
+  return g;
+}
+
+Result<Gateway> Gateway::load(const std::string& path) {
+  pugi::xml_document doc;
+  pugi::xml_parse_result parsed = doc.load_file(path.c_str());
+  if (!parsed)
+    return Status::invalid(path + ": XML error at byte " + std::to_string(parsed.offset) + ": " + parsed.description());
+  pugi::xml_node root = doc.child("edihub");
+  if (!root) return Status::invalid(path + ": the root element must be <edihub>");
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  auto resolve = [&](const char* value) {
+    std::filesystem::path p(value);
+    return (p.is_absolute() ? p : dir / p).lexically_normal().string();
+  };
+  Gateway g;
+  for (pugi::xml_node id : root.children("identity")) {
+    if (std::string as2 = id.attribute("as2-id").as_string(); !as2.empty()) g.as2_id = as2;
+    if (!id.attribute("cert") || !id.attribute("key"))
+      return Status::invalid(path + ": <identity> needs cert and key attributes");
+    g.identities.push_back({resolve(id.attribute("cert").value()), resolve(id.attribute("key").value())});
+  }
+  if (g.identities.empty()) return Status::invalid(path + ": at least one <identity as2-id cert key> is needed");
+  if (pugi::xml_node l = root.child("listen")) {
+    g.address = l.attribute("address").as_string("127.0.0.1");
+    g.port = l.attribute("port").as_int(8080);
+    g.as2_path = l.attribute("path").as_string("/as2");
+    if (pugi::xml_node t = l.child("tls")) {
+      if (!t.attribute("cert") || !t.attribute("key"))
+        return Status::invalid(path + ": <tls> needs cert and key attributes");
+      g.tls_cert = resolve(t.attribute("cert").value());
+      g.tls_key = resolve(t.attribute("key").value());
+    }
+  }
+  if (g.port < 0 || g.port > 65535) return Status::invalid(path + ": <listen port> must be 0-65535");
+  if (pugi::xml_node s = root.child("store")) {
+    std::string uri = s.attribute("uri").as_string(g.store_uri.c_str());
+    const std::string scheme = "sqlite:";
+    if (uri.rfind(scheme, 0) == 0 && uri.size() > scheme.size() && uri[scheme.size()] != '/')
+      uri = scheme + resolve(uri.substr(scheme.size()).c_str());
+    g.store_uri = uri;
+  }
+  if (pugi::xml_node p = root.child("partners")) g.partners_dir = resolve(p.attribute("dir").as_string("partners"));
+  if (pugi::xml_node a = root.child("archive")) {
+    g.archive_dir = resolve(a.attribute("dir").as_string("data/archive"));
+    g.archive_retention_days = a.attribute("retention-days").as_int(90);
+  }
+  if (pugi::xml_node l = root.child("limits")) {
+    g.max_body_bytes = l.attribute("max-body-bytes").as_ullong(g.max_body_bytes);
+    g.threads = l.attribute("threads").as_int(g.threads);
+    g.queue = l.attribute("queue").as_int(g.queue);
+    g.read_timeout_seconds = l.attribute("read-timeout-seconds").as_int(g.read_timeout_seconds);
+  }
+  if (g.threads < 1 || g.threads > 256 || g.queue < 1 || g.max_body_bytes < 1024)
+    return Status::invalid(path + ": <limits> threads 1-256, queue >= 1, max-body-bytes >= 1024");
+  return g;
+}
+
+}  // namespace edihub::config

@@ -1,0 +1,48 @@
+// The gateway's configuration file (XML; paths relative to the file):
+//
+//   <edihub>
+//     <identity as2-id="EDIHUB" cert="certs/edihub.crt" key="certs/edihub.key"/>  (repeatable: rollover)
+//     <listen address="127.0.0.1" port="8080" path="/as2">
+//       <tls cert="tls.crt" key="tls.key"/>                                      (optional)
+//     </listen>
+//     <store uri="sqlite:data/edihub.db"/>
+//     <partners dir="partners"/>
+//     <archive dir="data/archive" retention-days="90"/>
+//     <limits max-body-bytes="104857600" threads="8" queue="64" read-timeout-seconds="60"/>
+//   </edihub>
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/common/status.h"
+
+namespace edihub::config {
+
+struct IdentityFiles {
+  std::string cert, key;
+};
+
+struct Gateway {
+  std::string as2_id = "EDIHUB";
+  std::vector<IdentityFiles> identities;
+  std::string address = "127.0.0.1";
+  int port = 8080;
+  std::string as2_path = "/as2";
+  std::string tls_cert, tls_key;  // both empty: plain HTTP
+  std::string store_uri = "sqlite:data/edihub.db";
+  std::string partners_dir = "partners";
+  std::string archive_dir = "data/archive";
+  int archive_retention_days = 90;
+  size_t max_body_bytes = 100u << 20;
+  int threads = 8;
+  int queue = 64;
+  int read_timeout_seconds = 60;
+
+  // The defaults without a file: the demo identity in partners/certs.
+  static Gateway defaults();
+  // Reads the file; Invalid names the file and what is wrong.
+  static Result<Gateway> load(const std::string& path);
+};
+
+}  // namespace edihub::config

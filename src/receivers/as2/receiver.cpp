@@ -1,0 +1,236 @@
+#include "src/receivers/as2/receiver.h"
+
+#include <Poco/UUIDGenerator.h>
+
+#include <chrono>
+
+#include "parsers/edi/parser.h"
+#include "parsers/mime/entity.h"
+#include "src/crypto/digest.h"
+#include "src/receivers/as2/mdn.h"
+#include "src/receivers/as2/unwrap.h"
+
+namespace edihub::as2 {
+
+namespace {
+
+// AS2 ids may be quoted (RFC 4130 6.2).
+std::string unquote(std::string s) {
+  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+  return s;
+}
+
+HttpAnswer text(int status, std::string body, std::string outcome, std::string detail = "") {
+  HttpAnswer a;
+  a.status = status;
+  a.headers = {{"Content-Type", "text/plain; charset=utf-8"}};
+  a.body = std::move(body) + "\n";
+  a.outcome = std::move(outcome);
+  a.detail = detail.empty() ? a.body : std::move(detail);
+  return a;
+}
+
+HttpAnswer from_receipt(const store::Receipt& r) {
+  HttpAnswer a;
+  a.status = r.status == 0 ? 200 : r.status;
+  a.headers = split_headers(r.headers);
+  a.body = r.body;
+  return a;
+}
+
+}  // namespace
+
+std::string HttpRequest::header(std::string_view name) const {
+  for (const auto& [k, v] : headers)
+    if (mime::iequals(k, name)) return v;
+  return {};
+}
+
+std::string join_headers(const HeaderList& headers) {
+  std::string out;
+  for (const auto& [k, v] : headers) out += k + ": " + v + "\r\n";
+  return out;
+}
+
+HeaderList split_headers(std::string_view lines) {
+  HeaderList out;
+  size_t pos = 0;
+  while (pos < lines.size()) {
+    size_t end = lines.find("\r\n", pos);
+    if (end == std::string_view::npos) end = lines.size();
+    std::string_view line = lines.substr(pos, end - pos);
+    size_t colon = line.find(": ");
+    if (colon != std::string_view::npos)
+      out.emplace_back(std::string(line.substr(0, colon)), std::string(line.substr(colon + 2)));
+    pos = end + 2;
+  }
+  return out;
+}
+
+Result<As2Context> As2Context::load(std::string our_as2_id, std::vector<crypto::Identity> identities,
+                                    const config::Partners& partners) {
+  As2Context c;
+  c.our_as2_id = std::move(our_as2_id);
+  c.identities = std::move(identities);
+  c.partners = &partners;
+  for (const auto& p : partners.all()) {
+    for (const auto& file : p.signing_certificates) {
+      auto cert = crypto::Certificate::load_pem_file(file);
+      if (!cert.is_ok()) return Status::invalid("partner '" + p.id + "': " + cert.status().message());
+      c.signing_certificates[p.id].push_back(cert.value());
+    }
+  }
+  return c;
+}
+
+HttpAnswer Receiver::receive(const HttpRequest& req) {
+  const std::string from = unquote(req.header("AS2-From")), to = unquote(req.header("AS2-To"));
+  const std::string message_id = req.header("Message-ID");
+  for (const auto& [name, value] : {std::pair<const char*, const std::string*>{"AS2-From", &from},
+                                    {"AS2-To", &to}, {"Message-ID", &message_id}})
+    if (value->empty()) return text(400, std::string("missing ") + name + " header", "rejected");
+  if (to != context_.our_as2_id)
+    return text(403, "AS2-To '" + to + "' is not this gateway ('" + context_.our_as2_id + "')", "rejected");
+  const config::Partner* partner = context_.partners->as2_sender(from);
+  if (partner == nullptr) return text(403, "unknown AS2-From '" + from + "': no partner profile lists it", "rejected");
+
+  // The outer entity: the HTTP headers that describe the body, then the body.
+  const std::string content_type = req.header("Content-Type");
+  if (content_type.empty()) return text(400, "missing Content-Type header", "rejected");
+  std::string entity = "Content-Type: " + content_type + "\r\n";
+  if (std::string cte = req.header("Content-Transfer-Encoding"); !cte.empty())
+    entity += "Content-Transfer-Encoding: " + cte + "\r\n";
+  entity += "\r\n" + req.body;
+
+  store::ClaimRequest claim;
+  claim.key = store::MessageKey::as2(partner->id, message_id);
+  claim.raw_sha256 = crypto::sha256_hex(entity);
+
+  // A byte-identical retransmission of a settled message: the stored MDN, with
+  // no private-key operation.
+  if (auto known = store_.lookup(claim.key); known.is_ok() && known->has_value()) {
+    const store::KeyRecord& k = *known.value();
+    if (k.state == store::KeyState::Completed && k.raw_sha256 == claim.raw_sha256) {
+      HttpAnswer a = from_receipt(k.receipt);
+      a.outcome = "duplicate";
+      a.partner = partner->id;
+      return a;
+    }
+  }
+
+  const ReceiptRequest receipt_request = parse_disposition_options(req.header("Disposition-Notification-Options"));
+  auto mdn_for = [&](const std::string& modifier, const std::string& mic, const std::string& mic_alg,
+                     const std::string& human) -> Result<store::Receipt> {
+    MdnContent c;
+    c.our_as2_id = context_.our_as2_id;
+    c.partner_as2_id = from;
+    c.original_message_id = message_id;
+    c.mic = mic;
+    c.mic_algorithm = mic_alg;
+    c.modifier = modifier;
+    c.text = human;
+    const std::string uuid = Poco::UUIDGenerator::defaultGenerator().createRandom().toString();
+    c.message_id = "<" + uuid + "@" + context_.our_as2_id + ">";
+    c.boundary = uuid;
+    const crypto::Identity* signer = context_.identities.empty() ? nullptr : &context_.identities.front();
+    Result<Mdn> mdn = build_mdn(c, receipt_request, signer);
+    if (!mdn.is_ok()) return mdn.status();
+    return store::Receipt{200, mdn->headers, mdn->body};
+  };
+
+  UnwrapOptions options;
+  options.identities = context_.identities;
+  if (auto it = context_.signing_certificates.find(partner->id); it != context_.signing_certificates.end())
+    options.signers = it->second;
+  options.mic_algorithm = receipt_request.micalg;
+  options.max_decompressed_bytes = context_.max_decompressed_bytes;
+  Result<Unwrapped> unwrapped = unwrap(entity, options);
+
+  std::string failure, modifier;
+  if (!unwrapped.is_ok()) {
+    failure = unwrapped.status().message();
+    modifier = std::string(disposition_modifier(unwrapped.status()));
+  } else if (partner->require_signature && !unwrapped->signed_) {
+    failure = "insufficient-message-security: partner '" + partner->id + "' must sign its messages";
+    modifier = "insufficient-message-security";
+  } else if (partner->require_encryption && !unwrapped->encrypted) {
+    failure = "insufficient-message-security: partner '" + partner->id + "' must encrypt its messages";
+    modifier = "insufficient-message-security";
+  }
+
+  HttpAnswer answer;
+  answer.partner = partner->id;
+  gate::Outcome outcome;
+  if (!failure.empty()) {
+    // Permanent: stored as failed with its negative MDN; a retransmission runs again.
+    claim.payload_sha256 = claim.raw_sha256;
+    outcome = gate_.pass_leased(store_, claim, [&]() -> Result<store::Settlement> {
+      Result<store::Receipt> r = mdn_for(modifier, "", "", "The message " + message_id + " could not be processed: " + failure);
+      if (!r.is_ok()) return r.status();
+      return store::Settlement{store::KeyState::Failed, r.value(), "rejected", failure};
+    });
+  } else {
+    const Unwrapped& u = unwrapped.value();
+    claim.payload_sha256 = crypto::sha256_hex(u.payload);
+    outcome = gate_.pass_leased(store_, claim, [&]() -> Result<store::Settlement> {
+      edi::ParseResult parsed = edi::parse(u.payload);
+      gate::Arrival arrival{"http", message_id, partner->id};
+      std::string notes;
+      for (const auto& ic : parsed.interchanges) {
+        gate::InterchangeResult r = intake_.process(ic, u.payload, arrival);
+        if (r.outcome == "error") return Status::transient(r.detail);  // no MDN: the partner retries
+        notes += r.message_id + " " + r.outcome + (r.detail.empty() ? "" : " (" + r.detail + ")") + "; ";
+      }
+      if (parsed.interchanges.empty()) {
+        const std::string why = parsed.errors.empty() ? "no X12 or EDIFACT interchange in the payload"
+                                                      : parsed.errors[0].text;
+        Result<store::Receipt> r = mdn_for("unexpected-processing-error", u.mic, u.mic_algorithm,
+                                           "The message " + message_id + " carries no EDI: " + why);
+        if (!r.is_ok()) return r.status();
+        return store::Settlement{store::KeyState::Failed, r.value(), "rejected", why};
+      }
+      Result<store::Receipt> r = mdn_for("", u.mic, u.mic_algorithm,
+                                         "The message " + message_id + " was received and processed: " + notes);
+      if (!r.is_ok()) return r.status();
+      return store::Settlement{store::KeyState::Completed, r.value(), "processed", notes};
+    });
+  }
+
+  switch (outcome.kind) {
+    case gate::Outcome::Kind::Processed:
+    case gate::Outcome::Kind::Failed:
+    case gate::Outcome::Kind::Duplicate:
+    case gate::Outcome::Kind::Poison: {
+      answer = from_receipt(outcome.receipt);
+      answer.partner = partner->id;
+      answer.outcome = outcome.kind == gate::Outcome::Kind::Processed   ? "processed"
+                       : outcome.kind == gate::Outcome::Kind::Duplicate ? "duplicate"
+                                                                        : "rejected";
+      answer.detail = outcome.detail;
+      return answer;
+    }
+    case gate::Outcome::Kind::Conflict: {
+      // Message-ID reused for other content: an error MDN, not stored; the
+      // original keeps its receipt.
+      Result<store::Receipt> r = mdn_for("unexpected-processing-error", "", "",
+                                         "Message-ID " + message_id + " was already used for different content");
+      if (!r.is_ok()) return text(500, r.status().message(), "error");
+      answer = from_receipt(r.value());
+      answer.partner = partner->id;
+      answer.outcome = "conflict";
+      answer.detail = outcome.detail;
+      return answer;
+    }
+    case gate::Outcome::Kind::InFlight:
+    case gate::Outcome::Kind::Transient: {
+      HttpAnswer busy = text(503, "temporarily unable to process " + message_id + ": retry later", "error",
+                             outcome.detail);
+      busy.headers.emplace_back("Retry-After", "30");
+      busy.partner = partner->id;
+      return busy;
+    }
+  }
+  return text(500, "unexpected gate outcome", "error");
+}
+
+}  // namespace edihub::as2

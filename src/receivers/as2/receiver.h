@@ -1,0 +1,71 @@
+// The AS2 receiver: one HTTP request in, one HTTP answer out. A thin stage
+// chain: identify the partner, answer a byte-identical retransmission from the
+// store, unwrap, enforce the partner's security policy, run each interchange
+// through the gate, and answer with an MDN that is stored for retransmissions.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/config/partners.h"
+#include "src/crypto/cms.h"
+#include "src/gate/gate.h"
+#include "src/gate/interchanges.h"
+#include "src/store/store.h"
+
+namespace edihub::as2 {
+
+using HeaderList = std::vector<std::pair<std::string, std::string>>;
+
+struct HttpRequest {
+  HeaderList headers;
+  std::string body;
+  // The first header called `name` (case-insensitive), or empty.
+  std::string header(std::string_view name) const;
+};
+
+struct HttpAnswer {
+  int status = 200;
+  HeaderList headers;
+  std::string body;
+  std::string outcome;  // for the log: processed, duplicate, conflict, rejected, error
+  std::string partner;
+  std::string detail;
+};
+
+// What every receiving thread shares, read-only: our identity and the
+// partners' certificates, loaded once.
+struct As2Context {
+  std::string our_as2_id;
+  std::vector<crypto::Identity> identities;  // the first one signs MDNs
+  const config::Partners* partners = nullptr;
+  std::map<std::string, std::vector<crypto::Certificate>> signing_certificates;  // by partner id
+  size_t max_decompressed_bytes = 100 << 20;
+
+  // Loads the partners' signing certificates; Invalid names the file.
+  static Result<As2Context> load(std::string our_as2_id, std::vector<crypto::Identity> identities,
+                                 const config::Partners& partners);
+};
+
+// Per thread: it uses that thread's Store.
+class Receiver {
+ public:
+  Receiver(const As2Context& context, gate::Gate& gate, store::Store& store)
+      : context_(context), gate_(gate), store_(store), intake_(gate, store, *context.partners) {}
+
+  HttpAnswer receive(const HttpRequest& request);
+
+ private:
+  const As2Context& context_;
+  gate::Gate& gate_;
+  store::Store& store_;
+  gate::InterchangeIntake intake_;
+};
+
+// Stored receipts keep the answer's header lines; these convert.
+std::string join_headers(const HeaderList& headers);
+HeaderList split_headers(std::string_view lines);
+
+}  // namespace edihub::as2
