@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# `edihub serve` as an AS2 partner meets it: messages signed and encrypted by
+# `openssl cms` (an independent implementation), posted with curl; MDNs
+# verified by openssl; retransmissions answered with the same bytes; 20
+# simultaneous posts of one message booked once.
+source "$(dirname "$0")/lib.sh"
+C="$REPO/partners/certs"
+db="$WORK/edihub.db"
+cat >"$WORK/edihub.xml" <<XML
+<edihub>
+  <identity as2-id="EDIHUB" cert="$C/edihub.crt" key="$C/edihub.key"/>
+  <listen address="127.0.0.1" port="0"/>
+  <store uri="sqlite:$db"/>
+  <partners dir="$REPO/partners"/>
+  <limits max-body-bytes="2000000" threads="8" queue="64"/>
+</edihub>
+XML
+"$EDIHUB" serve --config "$WORK/edihub.xml" >"$WORK/server.out" 2>"$WORK/server.err" &
+server=$!
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
+for _ in $(seq 1 200); do
+  port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\)\/as2.*/\1/p' "$WORK/server.out")
+  [[ -n $port ]] && break
+  sleep 0.05
+done
+[[ -n $port ]] || { echo "server did not start: $(cat "$WORK/server.err")"; exit 1; }
+url="http://127.0.0.1:$port/as2"
+check_eq "healthz" ok "$(curl -s "http://127.0.0.1:$port/healthz")"
+
+# make_message FILE NAME [sign] [encrypt]: an S/MIME message made by openssl.
+make_message() {
+  local file=$1 name=$2 sign=${3:-sign} encrypt=${4:-encrypt}
+  local cur="$WORK/$name.entity"
+  { printf 'Content-Type: application/edi-x12\r\n\r\n'; cat "$file"; } >"$cur"
+  if [[ $sign == sign ]]; then
+    openssl cms -sign -binary -md sha256 -signer "$C/acme.crt" -inkey "$C/acme.key" -in "$cur" -out "$cur.s"
+    cur="$cur.s"
+  fi
+  if [[ $encrypt == encrypt ]]; then
+    openssl cms -encrypt -binary -aes256 -in "$cur" -out "$cur.e" "$C/edihub.crt"
+    cur="$cur.e"
+  fi
+  cp "$cur" "$WORK/$name.eml"
+}
+# post NAME MESSAGE-ID OUT: the message's MIME headers become HTTP headers.
+post() {
+  local eml="$WORK/$1.eml" ct cte
+  ct=$(sed -n 's/^Content-Type: //p' "$eml" | head -1 | tr -d '\r')
+  cte=$(sed -n 's/^Content-Transfer-Encoding: //p' "$eml" | head -1 | tr -d '\r')
+  awk 'b{print} /^\r?$/{b=1}' "$eml" >"$3.body"
+  curl -s -D "$3.headers" -o "$3" -X POST --data-binary @"$3.body" -H "Content-Type: $ct" \
+    ${cte:+-H "Content-Transfer-Encoding: $cte"} -H "AS2-From: ACMESUPPLY" -H "AS2-To: EDIHUB" \
+    -H "Message-ID: $2" -H "AS2-Version: 1.2" \
+    -H "Disposition-Notification-Options: signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256" \
+    "$url"
+}
+# The MDN as a MIME message, verified by openssl: its report on stdout.
+mdn_report() {
+  { grep -i '^Content-Type:' "$1.headers" | tr -d '\r'; printf '\n'; cat "$1"; } >"$1.eml"
+  openssl cms -verify -in "$1.eml" -CAfile "$C/edihub.crt" -purpose any 2>/dev/null
+}
+
+make_message "$REPO/samples/edi/x12-810-004010.edi" m1
+post m1 "<m1@acme.example>" "$WORK/r1"
+report=$(mdn_report "$WORK/r1") || fail "openssl cannot verify the MDN"
+grep -q '^Disposition: automatic-action/MDN-sent-automatically; processed' <<<"$report" || fail "m1 MDN: $report"
+grep -q '^Original-Message-ID: <m1@acme.example>' <<<"$report" || fail "m1 Original-Message-ID"
+mic=$(openssl dgst -sha256 -binary "$WORK/m1.entity" | openssl base64 -A)
+grep -q "^Received-Content-MIC: $mic, sha-256" <<<"$report" || fail "m1 MIC: $(grep MIC <<<"$report"), expected $mic"
+check_eq "invoice booked" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-88301'")"
+
+# Retransmission: the same MDN, byte for byte (headers too, but Date).
+post m1 "<m1@acme.example>" "$WORK/r1b"
+cmp -s "$WORK/r1" "$WORK/r1b" || fail "retransmission MDN body differs"
+check_eq "retransmission headers" "$(grep -v '^Date' "$WORK/r1.headers")" "$(grep -v '^Date' "$WORK/r1b.headers")"
+check_eq "no second booking" 1 "$(sql "$db" "SELECT count(*) FROM invoices")"
+
+# The same interchange in a new AS2 message: positive MDN, no second booking, logged duplicate.
+make_message "$REPO/samples/edi/x12-810-004010.edi" m1again
+post m1again "<m1-again@acme.example>" "$WORK/r2"
+disposition=$(mdn_report "$WORK/r2" | grep '^Disposition:' | tr -d '\r')
+check_eq "resent interchange MDN" "Disposition: automatic-action/MDN-sent-automatically; processed" "$disposition"
+check_eq "still one invoice" 1 "$(sql "$db" "SELECT count(*) FROM invoices")"
+check_eq "interchange logged duplicate" 1 "$(sql "$db" "SELECT count(*) FROM messages WHERE transport_id = '<m1-again@acme.example>' AND outcome = 'duplicate'")"
+
+# Errors: each with its disposition modifier.
+make_message "$REPO/samples/edi/x12-856-004010.edi" plain nosign noencrypt
+post plain "<plain@acme.example>" "$WORK/r3"
+grep -q 'processed/error: insufficient-message-security' <(mdn_report "$WORK/r3") || fail "unsigned message: $(cat "$WORK/r3" | head -c 600)"
+openssl cms -encrypt -binary -aes256 -in "$WORK/m1.entity" -out "$WORK/notours.eml" "$C/acme.crt"
+post notours "<notours@acme.example>" "$WORK/r4"
+grep -q 'processed/error: decryption-failed' <(mdn_report "$WORK/r4") || fail "not ours"
+# Same Message-ID, other content: an error MDN, no effect.
+make_message "$REPO/samples/edi/x12-856-004010.edi" other
+post other "<m1@acme.example>" "$WORK/r5"
+grep -q 'processed/error: unexpected-processing-error' <(mdn_report "$WORK/r5") || fail "conflict MDN"
+check_eq "no shipment from the conflict" 0 "$(sql "$db" "SELECT count(*) FROM shipment_notices")"
+
+# HTTP errors.
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary x -H "AS2-To: EDIHUB" "$url")
+check_eq "missing AS2-From" 400 "$code"
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary x -H "AS2-From: NOBODY" -H "AS2-To: EDIHUB" \
+  -H "Message-ID: <x>" -H "Content-Type: application/edi-x12" "$url")
+check_eq "unknown partner" 403 "$code"
+head -c 2100000 /dev/zero >"$WORK/big"
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary @"$WORK/big" -H "AS2-From: ACMESUPPLY" "$url")
+check_eq "too large" 413 "$code"
+
+# 20 simultaneous posts of one new message: one booking, one MDN for all (or 503 then the MDN).
+make_message "$REPO/samples/edi/x12-856-005010.edi" burst
+posts=()
+for i in $(seq 1 20); do
+  post burst "<burst@acme.example>" "$WORK/b$i" &
+  posts+=($!)
+done
+wait "${posts[@]}"
+for i in $(seq 1 20); do
+  if grep -q '^HTTP/1.1 503' "$WORK/b$i.headers"; then post burst "<burst@acme.example>" "$WORK/b$i"; fi
+  cmp -s "$WORK/b1" "$WORK/b$i" || fail "post $i got a different MDN"
+done
+check_eq "burst: shipment notices booked once" 2 "$(sql "$db" "SELECT count(*) FROM shipment_notices")"
+check_eq "burst: one transport key" 1 "$(sql "$db" "SELECT count(*) FROM idempotency_keys WHERE message_id = 'as2:<burst@acme.example>'")"
+
+kill -TERM $server
+wait $server
+check_eq "graceful stop" 0 $?
+grep -q 'edihub: stopped' "$WORK/server.out" || fail "no stop message"
+trap '[[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
+finish
