@@ -74,7 +74,10 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  gate::Gate gate{gate::GateOptions{}};
+  gate::GateOptions gate_options;
+  gate_options.lease_ms = gw.lease_seconds * 1000LL;
+  gate_options.inflight_wait_ms = gw.wait_seconds * 1000LL;
+  gate::Gate gate{gate_options};
   server::Server server(gw, context.value(), gate);
   Status started = server.start();
   if (!started.is_ok()) {

@@ -62,6 +62,12 @@ Result<Gateway> Gateway::load(const std::string& path) {
     g.queue = l.attribute("queue").as_int(g.queue);
     g.read_timeout_seconds = l.attribute("read-timeout-seconds").as_int(g.read_timeout_seconds);
   }
+  if (pugi::xml_node gate = root.child("gate")) {
+    g.lease_seconds = gate.attribute("lease-seconds").as_int(g.lease_seconds);
+    g.wait_seconds = gate.attribute("wait-seconds").as_int(g.wait_seconds);
+  }
+  if (g.lease_seconds < 1 || g.wait_seconds < 0)
+    return Status::invalid(path + ": <gate> lease-seconds >= 1, wait-seconds >= 0");
   if (g.threads < 1 || g.threads > 256 || g.queue < 1 || g.max_body_bytes < 1024)
     return Status::invalid(path + ": <limits> threads 1-256, queue >= 1, max-body-bytes >= 1024");
   return g;

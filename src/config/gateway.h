@@ -9,6 +9,8 @@
 //     <partners dir="partners"/>
 //     <archive dir="data/archive" retention-days="90"/>
 //     <limits max-body-bytes="104857600" threads="8" queue="64" read-timeout-seconds="60"/>
+//     <gate lease-seconds="300" wait-seconds="10"/>   (a crashed worker's keys are taken
+//                                                      over after the lease)
 //   </edihub>
 #pragma once
 
@@ -38,6 +40,8 @@ struct Gateway {
   int threads = 8;
   int queue = 64;
   int read_timeout_seconds = 60;
+  int lease_seconds = 300;
+  int wait_seconds = 10;
 
   // The defaults without a file: the demo identity in partners/certs.
   static Gateway defaults();
