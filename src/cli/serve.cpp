@@ -2,12 +2,14 @@
 // GET /healthz, graceful stop on SIGTERM or SIGINT.
 #include <signal.h>
 
+#include <curl/curl.h>
 #include <spdlog/spdlog.h>
 
 #include <ostream>
 
 #include "src/cli/commands.h"
 #include "src/config/gateway.h"
+#include "src/server/outbox_delivery.h"
 #include "src/server/server.h"
 
 namespace edihub::cli {
@@ -74,6 +76,12 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
+  server::DeliveryOptions delivery_options;
+  delivery_options.first_retry_ms = gw.outbox_first_retry_seconds * 1000LL;
+  delivery_options.max_attempts = gw.outbox_max_attempts;
+  server::OutboxDelivery delivery(gw.store_uri, delivery_options);
+  context.value().queued = [&delivery] { delivery.wake(); };
+
   gate::GateOptions gate_options;
   gate_options.lease_ms = gw.lease_seconds * 1000LL;
   gate_options.inflight_wait_ms = gw.wait_seconds * 1000LL;
@@ -84,6 +92,8 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
     err << "edihub serve: " << started.message() << "\n";
     return kStoreUnavailable;
   }
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  delivery.start();
   out << "edihub: AS2 id " << gw.as2_id << " listening on http://" << gw.address << ":" << server.port()
       << gw.as2_path << " (store " << gw.store_uri << ", " << partners->all().size() << " partners)" << std::endl;
   spdlog::info("listening on {}:{}", gw.address, server.port());
@@ -91,6 +101,7 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   sigwait(&stop_signals, &signal_number);
   spdlog::info("signal {}: stopping after requests in flight", signal_number);
   server.stop(30000);
+  delivery.stop();
   out << "edihub: stopped" << std::endl;
   return kOk;
 }

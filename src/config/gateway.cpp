@@ -62,6 +62,12 @@ Result<Gateway> Gateway::load(const std::string& path) {
     g.queue = l.attribute("queue").as_int(g.queue);
     g.read_timeout_seconds = l.attribute("read-timeout-seconds").as_int(g.read_timeout_seconds);
   }
+  if (pugi::xml_node o = root.child("outbox")) {
+    g.outbox_first_retry_seconds = o.attribute("first-retry-seconds").as_int(g.outbox_first_retry_seconds);
+    g.outbox_max_attempts = o.attribute("max-attempts").as_int(g.outbox_max_attempts);
+  }
+  if (g.outbox_first_retry_seconds < 1 || g.outbox_max_attempts < 1)
+    return Status::invalid(path + ": <outbox> first-retry-seconds >= 1, max-attempts >= 1");
   if (pugi::xml_node gate = root.child("gate")) {
     g.lease_seconds = gate.attribute("lease-seconds").as_int(g.lease_seconds);
     g.wait_seconds = gate.attribute("wait-seconds").as_int(g.wait_seconds);

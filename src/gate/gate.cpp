@@ -123,7 +123,13 @@ Outcome Gate::run(store::Store& store, store::ClaimRequest request, const store:
         s = done.status();
       } else {
         settled = done.value();
-        s = store.settle(request.key, token, [&](store::Transaction&) -> Result<store::Settlement> { return settled; });
+        s = store.settle(request.key, token, [&](store::Transaction& tx) -> Result<store::Settlement> {
+          for (const auto& item : settled.outbox) {
+            Status queued = tx.enqueue(item);
+            if (!queued.is_ok()) return queued;
+          }
+          return settled;
+        });
       }
     } else {
       s = store.settle(request.key, token, first_pass);

@@ -452,6 +452,10 @@ class SqliteStore : public Store {
   Status release(const MessageKey& key, int64_t token) override;
   Result<std::optional<KeyRecord>> lookup(const MessageKey& key) override;
   Status log(const MessageLog& entry) override;
+  Status enqueue(const OutboxItem& item) override;
+  Result<std::vector<OutboxEntry>> due_outbox(int limit, int64_t lease_ms) override;
+  Status outbox_sent(int64_t id) override;
+  Status outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) override;
   Result<PurgeBatch> purge_keys(const PurgeRequest& request) override;
   Result<int64_t> purge_messages(int64_t cutoff_ms, int batch, bool dry_run) override;
   Result<std::vector<std::string>> partners_with_keys() override;
@@ -690,6 +694,76 @@ Status SqliteStore::log(const MessageLog& m) {
     return write_log(*hot_, clock(), m);
   } catch (const Poco::Exception& e) {
     return from_exception(e, "log message");
+  }
+}
+
+Status SqliteStore::enqueue(const OutboxItem& item) {
+  try {
+    begin();
+    SqliteTransaction tx(*session_, *hot_, clock());
+    Status s = tx.enqueue(item);
+    commit();
+    return s;
+  } catch (const Poco::Exception& e) {
+    rollback();
+    return from_exception(e, "enqueue");
+  }
+}
+
+Result<std::vector<OutboxEntry>> SqliteStore::due_outbox(int limit, int64_t lease_ms) {
+  try {
+    std::vector<OutboxEntry> out;
+    begin();
+    Int64 now_ms = clock(), lease_until = now_ms + lease_ms, n = limit;
+    Int64 id = 0, attempts = 0;
+    std::string partner, kind, reference, destination, headers;
+    BLOB body;
+    Statement q(*session_);
+    q << "SELECT id, partner_id, kind, COALESCE(reference, ''), destination, COALESCE(headers, ''), body, attempts"
+         " FROM outbox WHERE state = 'pending' AND next_attempt_at <= ?"
+         " AND (destination LIKE 'http://%' OR destination LIKE 'https://%') ORDER BY next_attempt_at LIMIT ?",
+        into(id), into(partner), into(kind), into(reference), into(destination), into(headers), into(body),
+        into(attempts), use(now_ms), use(n), range(0, 1);
+    while (!q.done()) {
+      if (q.execute() == 0) break;
+      OutboxEntry e;
+      e.id = id;
+      e.attempts = attempts;
+      e.item = {partner, kind, reference, destination, headers,
+                body.size() ? std::string(reinterpret_cast<const char*>(body.rawContent()), body.size()) : ""};
+      out.push_back(std::move(e));
+    }
+    for (const auto& e : out) {
+      Int64 eid = e.id;
+      *session_ << "UPDATE outbox SET next_attempt_at = ? WHERE id = ?", use(lease_until), use(eid), now;
+    }
+    commit();
+    return out;
+  } catch (const Poco::Exception& e) {
+    rollback();
+    return from_exception(e, "outbox");
+  }
+}
+
+Status SqliteStore::outbox_sent(int64_t id) {
+  try {
+    Int64 i = id;
+    *session_ << "UPDATE outbox SET state = 'sent', attempts = attempts + 1, last_error = NULL WHERE id = ?", use(i), now;
+    return Status::ok();
+  } catch (const Poco::Exception& e) {
+    return from_exception(e, "outbox sent");
+  }
+}
+
+Status SqliteStore::outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) {
+  try {
+    Int64 i = id, next = next_attempt_ms;
+    std::string state = give_up ? "failed" : "pending", err = error;
+    *session_ << "UPDATE outbox SET state = ?, attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?",
+        use(state), use(next), use(err), use(i), now;
+    return Status::ok();
+  } catch (const Poco::Exception& e) {
+    return from_exception(e, "outbox retry");
   }
 }
 

@@ -75,6 +75,12 @@ struct OutboxItem {
   std::string partner_id, kind, reference, destination, headers, body;
 };
 
+struct OutboxEntry {
+  int64_t id = 0;
+  OutboxItem item;
+  int64_t attempts = 0;
+};
+
 // One row of the message log: what happened to one received thing.
 struct MessageLog {
   std::string partner_id, protocol, transport, transport_id, message_id, outcome, detail;
@@ -106,6 +112,7 @@ struct Settlement {
   Receipt receipt;
   std::string outcome;  // processed, duplicate, rejected ...
   std::string error;    // for failed keys: why, for the operator
+  std::vector<OutboxItem> outbox;  // queued in the same transaction (async MDNs)
 };
 
 // Runs inside the settle transaction: business writes, then the settlement.
@@ -159,6 +166,15 @@ class Store {
   virtual Result<std::optional<KeyRecord>> lookup(const MessageKey& key) = 0;
 
   virtual Status log(const MessageLog& entry) = 0;
+
+  // Outbox delivery. enqueue() queues one item in its own transaction.
+  virtual Status enqueue(const OutboxItem& item) = 0;
+  // Up to `limit` pending items with an http(s) destination whose time has
+  // come; each is leased for `lease_ms` so that another deliverer skips it.
+  virtual Result<std::vector<OutboxEntry>> due_outbox(int limit, int64_t lease_ms) = 0;
+  virtual Status outbox_sent(int64_t id) = 0;
+  // A failed attempt: retried at `next_attempt_ms`, or failed for good.
+  virtual Status outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) = 0;
 
   // Deletes one batch of settled keys (and expired-lease ones) older than the cutoff.
   virtual Result<PurgeBatch> purge_keys(const PurgeRequest& request) = 0;

@@ -228,6 +228,12 @@ class CommitFails : public Store {
   }
   Result<std::optional<KeyRecord>> lookup(const MessageKey& k) override { return inner_.lookup(k); }
   Status log(const MessageLog& m) override { return inner_.log(m); }
+  Status enqueue(const OutboxItem& i) override { return inner_.enqueue(i); }
+  Result<std::vector<OutboxEntry>> due_outbox(int l, int64_t ms) override { return inner_.due_outbox(l, ms); }
+  Status outbox_sent(int64_t id) override { return inner_.outbox_sent(id); }
+  Status outbox_retry(int64_t id, int64_t n, const std::string& e, bool g) override {
+    return inner_.outbox_retry(id, n, e, g);
+  }
   Result<PurgeBatch> purge_keys(const PurgeRequest& r) override { return inner_.purge_keys(r); }
   Result<int64_t> purge_messages(int64_t c, int b, bool d) override { return inner_.purge_messages(c, b, d); }
   Result<std::vector<std::string>> partners_with_keys() override { return inner_.partners_with_keys(); }

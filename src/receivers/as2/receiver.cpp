@@ -94,6 +94,27 @@ HttpAnswer Receiver::receive(const HttpRequest& req) {
   const config::Partner* partner = context_.partners->as2_sender(from);
   if (partner == nullptr) return text(403, "unknown AS2-From '" + from + "': no partner profile lists it", "rejected");
 
+  // Async MDN: only to a URL the partner's profile allows.
+  const std::string async_url = req.header("Receipt-Delivery-Option");
+  if (!async_url.empty() && !partner->allows_async_mdn(async_url))
+    return text(403, "Receipt-Delivery-Option '" + async_url + "' is not allowed for partner '" + partner->id +
+                         "' (see <mdn async-url-allow> in its profile)",
+                "rejected");
+  // An async answer: HTTP 200 now, the MDN through the outbox.
+  auto queue_mdn = [&](const store::Receipt& receipt) {
+    store::OutboxItem item{partner->id, "mdn", "as2:" + message_id, async_url, receipt.headers, receipt.body};
+    return item;
+  };
+  auto async_answer = [&](const std::string& outcome) {
+    HttpAnswer a;
+    a.status = 200;
+    a.partner = partner->id;
+    a.outcome = outcome;
+    a.detail = "MDN queued for " + async_url;
+    if (context_.queued) context_.queued();
+    return a;
+  };
+
   // The outer entity: the HTTP headers that describe the body, then the body.
   const std::string content_type = req.header("Content-Type");
   if (content_type.empty()) return text(400, "missing Content-Type header", "rejected");
@@ -111,6 +132,10 @@ HttpAnswer Receiver::receive(const HttpRequest& req) {
   if (auto known = store_.lookup(claim.key); known.is_ok() && known->has_value()) {
     const store::KeyRecord& k = *known.value();
     if (k.state == store::KeyState::Completed && k.raw_sha256 == claim.raw_sha256) {
+      if (!async_url.empty()) {
+        if (!store_.enqueue(queue_mdn(k.receipt)).is_ok()) return text(503, "store unavailable", "error");
+        return async_answer("duplicate");
+      }
       HttpAnswer a = from_receipt(k.receipt);
       a.outcome = "duplicate";
       a.partner = partner->id;
@@ -167,7 +192,9 @@ HttpAnswer Receiver::receive(const HttpRequest& req) {
     outcome = gate_.pass_leased(store_, claim, [&]() -> Result<store::Settlement> {
       Result<store::Receipt> r = mdn_for(modifier, "", "", "The message " + message_id + " could not be processed: " + failure);
       if (!r.is_ok()) return r.status();
-      return store::Settlement{store::KeyState::Failed, r.value(), "rejected", failure};
+      store::Settlement settlement{store::KeyState::Failed, r.value(), "rejected", failure, {}};
+      if (!async_url.empty()) settlement.outbox.push_back(queue_mdn(r.value()));
+      return settlement;
     });
   } else {
     const Unwrapped& u = unwrapped.value();
@@ -187,12 +214,16 @@ HttpAnswer Receiver::receive(const HttpRequest& req) {
         Result<store::Receipt> r = mdn_for("unexpected-processing-error", u.mic, u.mic_algorithm,
                                            "The message " + message_id + " carries no EDI: " + why);
         if (!r.is_ok()) return r.status();
-        return store::Settlement{store::KeyState::Failed, r.value(), "rejected", why};
+        store::Settlement settlement{store::KeyState::Failed, r.value(), "rejected", why, {}};
+        if (!async_url.empty()) settlement.outbox.push_back(queue_mdn(r.value()));
+        return settlement;
       }
       Result<store::Receipt> r = mdn_for("", u.mic, u.mic_algorithm,
                                          "The message " + message_id + " was received and processed: " + notes);
       if (!r.is_ok()) return r.status();
-      return store::Settlement{store::KeyState::Completed, r.value(), "processed", notes};
+      store::Settlement settlement{store::KeyState::Completed, r.value(), "processed", notes, {}};
+      if (!async_url.empty()) settlement.outbox.push_back(queue_mdn(r.value()));
+      return settlement;
     });
   }
 
@@ -201,6 +232,17 @@ HttpAnswer Receiver::receive(const HttpRequest& req) {
     case gate::Outcome::Kind::Failed:
     case gate::Outcome::Kind::Duplicate:
     case gate::Outcome::Kind::Poison: {
+      const bool settled_now =
+          outcome.kind == gate::Outcome::Kind::Processed || outcome.kind == gate::Outcome::Kind::Failed;
+      if (!async_url.empty()) {
+        // Settled now: queued with the settlement. Seen before: queued again.
+        if (!settled_now && !store_.enqueue(queue_mdn(outcome.receipt)).is_ok())
+          return text(503, "store unavailable", "error");
+        HttpAnswer a = async_answer(outcome.kind == gate::Outcome::Kind::Processed   ? "processed"
+                                    : outcome.kind == gate::Outcome::Kind::Duplicate ? "duplicate"
+                                                                                     : "rejected");
+        return a;
+      }
       answer = from_receipt(outcome.receipt);
       answer.partner = partner->id;
       answer.outcome = outcome.kind == gate::Outcome::Kind::Processed   ? "processed"
@@ -215,6 +257,12 @@ HttpAnswer Receiver::receive(const HttpRequest& req) {
       Result<store::Receipt> r = mdn_for("unexpected-processing-error", "", "",
                                          "Message-ID " + message_id + " was already used for different content");
       if (!r.is_ok()) return text(500, r.status().message(), "error");
+      if (!async_url.empty()) {
+        if (!store_.enqueue(queue_mdn(r.value())).is_ok()) return text(503, "store unavailable", "error");
+        HttpAnswer a = async_answer("conflict");
+        a.detail = outcome.detail;
+        return a;
+      }
       answer = from_receipt(r.value());
       answer.partner = partner->id;
       answer.outcome = "conflict";

@@ -4,6 +4,7 @@
 // through the gate, and answer with an MDN that is stored for retransmissions.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -43,6 +44,7 @@ struct As2Context {
   const config::Partners* partners = nullptr;
   std::map<std::string, std::vector<crypto::Certificate>> signing_certificates;  // by partner id
   size_t max_decompressed_bytes = 100 << 20;
+  std::function<void()> queued;  // called after an async MDN was queued (wakes the deliverer)
 
   // Loads the partners' signing certificates; Invalid names the file.
   static Result<As2Context> load(std::string our_as2_id, std::vector<crypto::Identity> identities,

@@ -1,0 +1,109 @@
+#include "src/server/outbox_delivery.h"
+
+#include <curl/curl.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "src/store/store.h"
+
+namespace edihub::server {
+
+namespace {
+size_t discard(char*, size_t size, size_t count, void*) { return size * count; }
+}  // namespace
+
+std::string http_post(const std::string& url, const std::string& header_lines, const std::string& body,
+                      int timeout_seconds) {
+  CURL* curl = curl_easy_init();
+  if (curl == nullptr) return "curl_easy_init failed";
+  curl_slist* headers = nullptr;
+  size_t pos = 0;
+  while (pos < header_lines.size()) {
+    size_t end = header_lines.find("\r\n", pos);
+    if (end == std::string::npos) end = header_lines.size();
+    if (end > pos) headers = curl_slist_append(headers, header_lines.substr(pos, end - pos).c_str());
+    pos = end + 2;
+  }
+  headers = curl_slist_append(headers, "Expect:");
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);  // the allowed URL, nowhere else
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, static_cast<long>(timeout_seconds));
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
+  std::string error;
+  CURLcode rc = curl_easy_perform(curl);
+  if (rc != CURLE_OK) {
+    error = curl_easy_strerror(rc);
+  } else {
+    long status = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    if (status < 200 || status > 299) error = "HTTP " + std::to_string(status);
+  }
+  curl_slist_free_all(headers);
+  curl_easy_cleanup(curl);
+  return error;
+}
+
+OutboxDelivery::OutboxDelivery(std::string store_uri, DeliveryOptions options)
+    : store_uri_(std::move(store_uri)), options_(options) {}
+
+OutboxDelivery::~OutboxDelivery() { stop(); }
+
+void OutboxDelivery::start() { thread_ = std::thread([this] { run(); }); }
+
+void OutboxDelivery::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void OutboxDelivery::wake() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    woken_ = true;
+  }
+  cv_.notify_all();
+}
+
+void OutboxDelivery::run() {
+  auto opened = store::open_store(store_uri_);
+  if (!opened.is_ok()) {
+    spdlog::error("outbox delivery stopped: {}", opened.status().message());
+    return;
+  }
+  store::Store& store = *opened.value();
+  while (true) {
+    auto due = store.due_outbox(16, int64_t{options_.timeout_seconds + 30} * 1000);
+    if (due.is_ok()) {
+      for (const store::OutboxEntry& e : due.value()) {
+        std::string error = http_post(e.item.destination, e.item.headers, e.item.body, options_.timeout_seconds);
+        if (error.empty()) {
+          store.outbox_sent(e.id);
+          spdlog::info("outbox sent {} for {} to {}", e.item.kind, e.item.reference, e.item.destination);
+          continue;
+        }
+        const int64_t attempts = e.attempts + 1;
+        const bool give_up = attempts >= options_.max_attempts;
+        const int64_t delay = std::min(options_.max_retry_ms, options_.first_retry_ms << std::min<int64_t>(attempts - 1, 20));
+        store.outbox_retry(e.id, store.now_ms().value() + delay, error, give_up);
+        spdlog::warn("outbox {} for {} to {}: {} (attempt {}{})", e.item.kind, e.item.reference, e.item.destination,
+                     error, attempts, give_up ? ", giving up" : ", retrying in " + std::to_string(delay) + " ms");
+      }
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms), [&] { return stopping_ || woken_; });
+    if (stopping_) return;
+    woken_ = false;
+  }
+}
+
+}  // namespace edihub::server
