@@ -5,6 +5,7 @@
 #include <Poco/JSON/Object.h>
 
 #include <chrono>
+#include <filesystem>
 #include <ostream>
 #include <thread>
 
@@ -23,9 +24,10 @@ constexpr int kMessageRetentionDays = 90;
 const CommandSpec& purge_spec() {
   static const CommandSpec spec{
       "purge",
-      "Deletes idempotency keys and log rows past their retention, in short batches.\n"
-      "Settled keys older than each partner's retention (default 30 days) and message-log\n"
-      "rows older than 90 days; keys with a live lease stay. Safe while the server runs.",
+      "Deletes idempotency keys, log rows and archives past their retention, in batches.\n"
+      "Settled keys older than each partner's retention (default 30 days), message-log rows\n"
+      "and archived requests older than 90 days; keys with a live lease stay. Safe while the\n"
+      "server runs.",
       "",
       0,
       {db_option(),
@@ -33,6 +35,8 @@ const CommandSpec& purge_spec() {
        {"older-than", "DURATION", "override the retention of keys, e.g. 36h, 7d, 0s"},
        {"partner", "ID", "only this partner's keys"},
        {"batch", "N", "keys deleted per transaction, default 1000"},
+       {"archive", "DIR", "archived AS2 requests, default data/archive"},
+       {"archive-days", "N", "retention of archived requests, default 90"},
        {"dry-run", "", "count what would go, delete nothing"},
        {"json", "", "print the counts as one JSON object"}}};
   return spec;
@@ -132,6 +136,23 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     if (dry_run || m.value() < batch) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
+  // Archived raw requests: files older than their retention.
+  int64_t archives = 0;
+  const std::string archive_dir = args.value("archive", "data/archive");
+  const int archive_days = args.value("archive-days").empty() ? 90 : std::atoi(args.value("archive-days").c_str());
+  std::error_code ec;
+  if (std::filesystem::is_directory(archive_dir, ec)) {
+    const auto cutoff = std::filesystem::file_time_type::clock::now() -
+                        std::chrono::milliseconds(older_than ? *older_than : archive_days * kDay);
+    for (auto it = std::filesystem::recursive_directory_iterator(archive_dir, ec);
+         it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      if (!it->is_regular_file(ec) || it->path().extension() != ".as2") continue;
+      if (it->last_write_time(ec) >= cutoff) continue;
+      ++archives;
+      if (!dry_run) std::filesystem::remove(it->path(), ec);
+    }
+  }
   const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                          std::chrono::steady_clock::now() - started)
                          .count();
@@ -141,13 +162,15 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     o.set("keys_deleted", total_deleted);
     o.set("keys_kept_live", total_live);
     o.set("messages_deleted", messages);
+    o.set("archives_deleted", archives);
     o.set("batches", batches);
     o.set("milliseconds", ms);
     o.set("partners", per_partner);
     o.stringify(out);
     out << "\n";
   } else {
-    out << (dry_run ? "would delete " : "deleted ") << messages << " message-log rows; " << total_deleted
+    out << (dry_run ? "would delete " : "deleted ") << messages << " message-log rows, " << archives
+        << " archived requests; " << total_deleted
         << " keys in " << batches << " batches, " << ms << " ms\n";
   }
   return kOk;

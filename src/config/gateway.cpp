@@ -25,6 +25,7 @@ Result<Gateway> Gateway::load(const std::string& path) {
     return (p.is_absolute() ? p : dir / p).lexically_normal().string();
   };
   Gateway g;
+  g.archive_dir = resolve("data/archive");
   for (pugi::xml_node id : root.children("identity")) {
     if (std::string as2 = id.attribute("as2-id").as_string(); !as2.empty()) g.as2_id = as2;
     if (!id.attribute("cert") || !id.attribute("key"))

@@ -15,6 +15,8 @@
 #include <istream>
 #include <thread>
 
+#include "src/receivers/as2/capture.h"
+
 namespace edihub::server {
 
 namespace {
@@ -89,6 +91,16 @@ class As2Handler : public Poco::Net::HTTPRequestHandler {
     if (store == nullptr) {
       response.set("Retry-After", "30");
       return send_text(response, 503, "store unavailable");
+    }
+    // The raw request, kept for the operator and for `edihub replay` (bounded
+    // by <archive retention-days>, expired by `edihub purge`).
+    if (!s_.config.archive_dir.empty()) {
+      auto archived = as2::archive_capture(s_.config.archive_dir, req);
+      if (!archived.is_ok()) {
+        spdlog::error("{}", archived.status().message());
+        response.set("Retry-After", "30");
+        return send_text(response, 503, "cannot archive the message");
+      }
     }
     as2::Receiver receiver(s_.context, s_.gate, *store);
     as2::HttpAnswer answer = receiver.receive(req);

@@ -121,6 +121,13 @@ done
 check_eq "burst: shipment notices booked once" 2 "$(sql "$db" "SELECT count(*) FROM shipment_notices")"
 check_eq "burst: one transport key" 1 "$(sql "$db" "SELECT count(*) FROM idempotency_keys WHERE message_id = 'as2:<burst@acme.example>'")"
 
+# Every request was archived as a capture; replaying one answers duplicate.
+captures=$(find "$WORK/data/archive" -name '*.as2' | wc -l)
+((captures >= 20)) || fail "archived captures: $captures"
+first=$(grep -l 'Message-ID: <m1@acme.example>' $(find "$WORK/data/archive" -name '*.as2') | head -1)
+out=$("$EDIHUB" replay --db "sqlite:$db" --partners "$REPO/partners" --json "$first")
+grep -q '"outcome":"duplicate"' <<<"$out" || fail "replayed archive: $out"
+
 kill -TERM $server
 wait $server
 check_eq "graceful stop" 0 $?

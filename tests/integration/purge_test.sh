@@ -39,6 +39,14 @@ left=$(sql "$db" "SELECT count(*) FROM idempotency_keys WHERE message_id <> 'x12
 deleted=$(grep -o '"keys_deleted":[0-9]*' <<<"$out" | head -1 | cut -d: -f2)
 check_eq "every key either deleted or left" $((120 + 160)) $((left + deleted))
 ((left > 0)) || fail "no key of the concurrent replay was kept"
+# Archived requests past their retention go; fresh ones stay.
+mkdir -p "$WORK/archive/2024/01/01" "$WORK/archive/today"
+echo old >"$WORK/archive/2024/01/01/a.as2"
+touch -d '100 days ago' "$WORK/archive/2024/01/01/a.as2"
+echo new >"$WORK/archive/today/b.as2"
+out=$("$EDIHUB" purge --db "sqlite:$db" --partners "$REPO/partners" --archive "$WORK/archive" --json)
+grep -q '"archives_deleted":1' <<<"$out" || fail "archives: $out"
+[[ ! -e "$WORK/archive/2024/01/01/a.as2" && -e "$WORK/archive/today/b.as2" ]] || fail "wrong archive files deleted"
 # Business rows are never purged.
 check_eq "invoices kept" $((60 * 3 + 80 * 3)) "$(sql "$db" 'SELECT count(*) FROM invoices')"
 finish
