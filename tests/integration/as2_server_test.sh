@@ -124,7 +124,8 @@ check_eq "burst: one transport key" 1 "$(sql "$db" "SELECT count(*) FROM idempot
 # Every request was archived as a capture; replaying one answers duplicate.
 captures=$(find "$WORK/data/archive" -name '*.as2' | wc -l)
 ((captures >= 20)) || fail "archived captures: $captures"
-first=$(grep -l 'Message-ID: <m1@acme.example>' $(find "$WORK/data/archive" -name '*.as2') | head -1)
+# (the capture of m1 itself, not the conflicting one sent with the same Message-ID)
+first=$(grep -l -F "$(head -c 64 "$WORK/r1.body")" $(find "$WORK/data/archive" -name '*.as2') | head -1)
 out=$("$EDIHUB" replay --db "sqlite:$db" --partners "$REPO/partners" --json "$first")
 grep -q '"outcome":"duplicate"' <<<"$out" || fail "replayed archive: $out"
 
