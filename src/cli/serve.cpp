@@ -2,6 +2,7 @@
 // GET /healthz, graceful stop on SIGTERM or SIGINT.
 #include <signal.h>
 
+#include <Poco/Net/SSLManager.h>
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
 
@@ -93,8 +94,9 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
     return kStoreUnavailable;
   }
   curl_global_init(CURL_GLOBAL_DEFAULT);
+  Poco::Net::initializeSSL();
   delivery.start();
-  out << "edihub: AS2 id " << gw.as2_id << " listening on http://" << gw.address << ":" << server.port()
+  out << "edihub: AS2 id " << gw.as2_id << " listening on " << (gw.tls_cert.empty() ? "http" : "https") << "://" << gw.address << ":" << server.port()
       << gw.as2_path << " (store " << gw.store_uri << ", " << partners->all().size() << " partners)" << std::endl;
   spdlog::info("listening on {}:{}", gw.address, server.port());
   int signal_number = 0;

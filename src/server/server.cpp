@@ -6,6 +6,8 @@
 #include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
+#include <Poco/Net/Context.h>
+#include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
 #include <Poco/ThreadPool.h>
@@ -155,9 +157,25 @@ Server::~Server() { stop(0); }
 
 Status Server::start() {
   const config::Gateway& c = impl_->shared.config;
-  if (!c.tls_cert.empty()) return Status::invalid("TLS listening is not built yet: put a TLS proxy in front");
   try {
-    Poco::Net::ServerSocket socket(Poco::Net::SocketAddress(c.address, static_cast<Poco::UInt16>(c.port)), 64);
+    const Poco::Net::SocketAddress address(c.address, static_cast<Poco::UInt16>(c.port));
+    Poco::Net::ServerSocket socket;
+    if (c.tls_cert.empty()) {
+      socket = Poco::Net::ServerSocket(address, 64);
+    } else {
+      // TLS 1.2+ with the configured certificate; partners are not asked for
+      // client certificates (AS2 authenticates messages by their signatures).
+      Poco::Net::Context::Params params;
+      params.certificateFile = c.tls_cert;
+      params.privateKeyFile = c.tls_key;
+      params.verificationMode = Poco::Net::Context::VERIFY_NONE;
+      params.loadDefaultCAs = false;
+      params.cipherList = "HIGH:!aNULL:!MD5:!RC4";
+      Poco::Net::Context::Ptr context = new Poco::Net::Context(Poco::Net::Context::TLS_SERVER_USE, params);
+      context->disableProtocols(Poco::Net::Context::PROTO_SSLV2 | Poco::Net::Context::PROTO_SSLV3 |
+                                Poco::Net::Context::PROTO_TLSV1 | Poco::Net::Context::PROTO_TLSV1_1);
+      socket = Poco::Net::SecureServerSocket(address, 64, context);
+    }
     impl_->port = socket.address().port();
     auto* params = new Poco::Net::HTTPServerParams;
     params->setMaxThreads(c.threads);
