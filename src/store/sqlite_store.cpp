@@ -181,9 +181,19 @@ struct Hot {
         log(db,
             "INSERT INTO messages (received_at, partner_id, protocol, transport, transport_id,"
             " message_id, outcome, bytes, documents, duration_ms, detail)"
-            " VALUES (?1, NULLIF(?2, ''), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)") {}
+            " VALUES (?1, NULLIF(?2, ''), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"),
+        // Document lines: hundreds per document, so prepared once too.
+        shipment_line(db,
+                      "INSERT INTO shipment_notice_lines (partner_id, document_number, position, line_number,"
+                      " item_id, item_id_type, supplier_item, quantity, unit, order_number)"
+                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
+        invoice_line(db,
+                     "INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id,"
+                     " item_id_type, quantity, unit, unit_price, amount_minor)"
+                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)") {}
 
   Stmt begin, commit, rollback, select_key, insert_key, takeover, settle, release, sequence, log;
+  Stmt shipment_line, invoice_line;
 };
 
 // Waits for a lock in steps of 1 ms up to the timeout. SQLite's own busy
@@ -342,24 +352,13 @@ Result<Applied> SqliteTransaction::put_shipment_notice(const std::string& partne
     applied = Applied::Replaced;
   }
   if (cancel) return applied;
-  Statement insert(s_);
-  int position = 0, line_number = 0;
-  std::string item, item_type, supplier, quantity, unit, line_order;
-  insert << "INSERT INTO shipment_notice_lines (partner_id, document_number, position, line_number,"
-            " item_id, item_id_type, supplier_item, quantity, unit, order_number)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?)",
-      use(p), use(number), use(position), use(line_number), use(item), use(item_type), use(supplier),
-      use(quantity), use(unit), use(line_order);
+  int64_t position = 0;
   for (const auto& line : doc.lines) {
-    ++position;
-    line_number = line.line_number;
-    item = line.item_id;
-    item_type = line.item_id_type;
-    supplier = line.supplier_item;
-    quantity = line.quantity;
-    unit = line.unit;
-    line_order = line.order_number;
-    insert.execute();
+    Using q(hot_.shipment_line);
+    q->bind(1, p).bind(2, number).bind(3, ++position).bind(4, int64_t{line.line_number});
+    q->bind(5, line.item_id).bind(6, line.item_id_type).bind(7, line.supplier_item).bind(8, line.quantity);
+    q->bind(9, line.unit).bind(10, line.order_number);
+    q->run();
   }
   return applied;
 }
@@ -403,24 +402,13 @@ Result<Applied> SqliteTransaction::put_invoice(const std::string& partner, const
     applied = Applied::Replaced;
   }
   if (cancel) return applied;
-  Statement insert(s_);
-  int position = 0, line_number = 0;
-  std::string item, item_type, quantity, unit, price;
-  Int64 amount = 0;
-  insert << "INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id,"
-            " item_id_type, quantity, unit, unit_price, amount_minor) VALUES (?,?,?,?,?,?,?,?,?,?)",
-      use(p), use(number), use(position), use(line_number), use(item), use(item_type), use(quantity),
-      use(unit), use(price), use(amount);
+  int64_t position = 0;
   for (const auto& line : doc.lines) {
-    ++position;
-    line_number = line.line_number;
-    item = line.item_id;
-    item_type = line.item_id_type;
-    quantity = line.quantity;
-    unit = line.unit;
-    price = line.unit_price;
-    amount = line.amount_minor;
-    insert.execute();
+    Using q(hot_.invoice_line);
+    q->bind(1, p).bind(2, number).bind(3, ++position).bind(4, int64_t{line.line_number});
+    q->bind(5, line.item_id).bind(6, line.item_id_type).bind(7, line.quantity).bind(8, line.unit);
+    q->bind(9, line.unit_price).bind(10, line.amount_minor);
+    q->run();
   }
   return applied;
 }
