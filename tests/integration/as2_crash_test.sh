@@ -5,28 +5,8 @@ source "$(dirname "$0")/lib.sh"
 C="$REPO/partners/certs"
 db="$WORK/edihub.db"
 count=${MESSAGES:-120}
-cat >"$WORK/edihub.xml" <<XML
-<edihub>
-  <identity as2-id="EDIHUB" cert="$C/edihub.crt" key="$C/edihub.key"/>
-  <listen address="127.0.0.1" port="0"/>
-  <store uri="sqlite:$db"/>
-  <partners dir="$REPO/partners"/>
-  <gate lease-seconds="1" wait-seconds="5"/>
-</edihub>
-XML
-start_server() {
-  : >"$WORK/server.out"
-  "$EDIHUB" serve --config "$WORK/edihub.xml" >"$WORK/server.out" 2>>"$WORK/server.err" &
-  server=$!
-  port=""
-  for _ in $(seq 1 200); do
-    port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\)\/as2.*/\1/p' "$WORK/server.out")
-    [[ -n $port ]] && return 0
-    sleep 0.05
-  done
-  echo "server did not start: $(cat "$WORK/server.err")"
-  exit 1
-}
+gateway_config "$WORK/edihub.xml" '<listen address="127.0.0.1" port="0"/>' \
+  '<gate lease-seconds="1" wait-seconds="5"/>'
 trap 'kill -9 $server 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
 
 # One signed+encrypted message per invoice, made by openssl.
@@ -48,7 +28,7 @@ send() {  # send I: 0 when a processed MDN came back
   [[ $code == 200 ]] && grep -q 'MDN-sent-automatically; processed' "$WORK/msg/$i.mdn" && ! grep -q 'processed/error' "$WORK/msg/$i.mdn"
 }
 
-start_server
+start_server "$WORK/edihub.xml"
 # Two writers in parallel; the server dies under them.
 for w in 0 1; do
   (for ((i = 1 + w; i <= count; i += 2)); do send "$i" && echo "$i" >>"$WORK/acked.$w"; done) &
@@ -65,7 +45,7 @@ acked=$(cat "$WORK"/acked.* 2>/dev/null | sort -n | uniq | wc -l)
 echo "MDNs before the crash: $acked of $count"
 ((acked > 0 && acked < count)) || fail "the crash should fall inside the load (acked $acked of $count)"
 
-start_server
+start_server "$WORK/edihub.xml"
 for ((i = 1; i <= count; i++)); do
   if ! grep -qx "$i" "$WORK"/acked.* 2>/dev/null; then
     for attempt in 1 2 3 4 5; do send "$i" && break; sleep 0.5; done

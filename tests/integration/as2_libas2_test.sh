@@ -9,23 +9,9 @@ if [[ ! -d "$NODE_DIR/node_modules/libas2" ]]; then
 fi
 C="$REPO/partners/certs"
 db="$WORK/edihub.db"
-cat >"$WORK/edihub.xml" <<XML
-<edihub>
-  <identity as2-id="EDIHUB" cert="$C/edihub.crt" key="$C/edihub.key"/>
-  <listen address="127.0.0.1" port="0"/>
-  <store uri="sqlite:$db"/>
-  <partners dir="$REPO/partners"/>
-</edihub>
-XML
-"$EDIHUB" serve --config "$WORK/edihub.xml" >"$WORK/server.out" 2>&1 &
-server=$!
+gateway_config "$WORK/edihub.xml" '<listen address="127.0.0.1" port="0"/>'
+start_server "$WORK/edihub.xml"
 trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
-for _ in $(seq 1 200); do
-  port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\)\/as2.*/\1/p' "$WORK/server.out")
-  [[ -n $port ]] && break
-  sleep 0.05
-done
-[[ -n $port ]] || { echo "server did not start: $(cat "$WORK/server.out")"; exit 1; }
 url="http://127.0.0.1:$port/as2"
 
 out=$(cd "$NODE_DIR" && node send.js "$url" "$REPO/samples/edi/x12-810-004010.edi" "$C" "<libas2-1@acme.example>")

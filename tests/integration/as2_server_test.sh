@@ -6,24 +6,10 @@
 source "$(dirname "$0")/lib.sh"
 C="$REPO/partners/certs"
 db="$WORK/edihub.db"
-cat >"$WORK/edihub.xml" <<XML
-<edihub>
-  <identity as2-id="EDIHUB" cert="$C/edihub.crt" key="$C/edihub.key"/>
-  <listen address="127.0.0.1" port="0"/>
-  <store uri="sqlite:$db"/>
-  <partners dir="$REPO/partners"/>
-  <limits max-body-bytes="2000000" threads="8" queue="64"/>
-</edihub>
-XML
-"$EDIHUB" serve --config "$WORK/edihub.xml" >"$WORK/server.out" 2>"$WORK/server.err" &
-server=$!
+gateway_config "$WORK/edihub.xml" '<listen address="127.0.0.1" port="0"/>' \
+  '<limits max-body-bytes="2000000" threads="8" queue="64"/>'
+start_server "$WORK/edihub.xml"
 trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
-for _ in $(seq 1 200); do
-  port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\)\/as2.*/\1/p' "$WORK/server.out")
-  [[ -n $port ]] && break
-  sleep 0.05
-done
-[[ -n $port ]] || { echo "server did not start: $(cat "$WORK/server.err")"; exit 1; }
 url="http://127.0.0.1:$port/as2"
 check_eq "healthz" ok "$(curl -s "http://127.0.0.1:$port/healthz")"
 

@@ -35,6 +35,36 @@ sql() {  # sql DB QUERY
   sqlite3 -batch -noheader -cmd ".timeout 10000" "$1" "$2"
 }
 
+# gateway_config FILE [XML...]: a gateway config with the demo identity, a free
+# port, the store $WORK/edihub.db and the repo's partners, plus XML elements.
+gateway_config() {
+  local file=$1
+  shift
+  {
+    echo "<edihub>"
+    echo "  <identity as2-id=\"EDIHUB\" cert=\"$REPO/partners/certs/edihub.crt\" key=\"$REPO/partners/certs/edihub.key\"/>"
+    echo "  <store uri=\"sqlite:$WORK/edihub.db\"/>"
+    echo "  <partners dir=\"$REPO/partners\"/>"
+    printf '  %s\n' "$@"
+    echo "</edihub>"
+  } >"$file"
+}
+
+# start_server CONFIG: `edihub serve` in the background; sets $server (its pid)
+# and $port once it listens. The server's output goes to $WORK/server.out.
+start_server() {
+  "$EDIHUB" serve --config "$1" >"$WORK/server.out" 2>&1 &
+  server=$!
+  port=""
+  for _ in $(seq 1 200); do
+    port=$(sed -n 's/.*listening on https\{0,1\}:\/\/127.0.0.1:\([0-9]*\)\/as2.*/\1/p' "$WORK/server.out")
+    [[ -n $port ]] && return 0
+    sleep 0.05
+  done
+  echo "server did not start: $(cat "$WORK/server.out")"
+  exit 1
+}
+
 finish() {
   if ((failures > 0)); then
     echo "$failures check(s) failed"
