@@ -71,6 +71,9 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   }
 
   // Signals are taken by sigwait below, not by the worker threads.
+  if (gw.log_format == "json") {
+    spdlog::set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%e%z","level":"%l","event":%v})");
+  }
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);
@@ -80,6 +83,7 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   server::DeliveryOptions delivery_options;
   delivery_options.first_retry_ms = gw.outbox_first_retry_seconds * 1000LL;
   delivery_options.max_attempts = gw.outbox_max_attempts;
+  delivery_options.json_log = gw.log_format == "json";
   server::OutboxDelivery delivery(gw.store_uri, delivery_options);
   context.value().queued = [&delivery] { delivery.wake(); };
 
@@ -98,10 +102,18 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   delivery.start();
   out << "edihub: AS2 id " << gw.as2_id << " listening on " << (gw.tls_cert.empty() ? "http" : "https") << "://" << gw.address << ":" << server.port()
       << gw.as2_path << " (store " << gw.store_uri << ", " << partners->all().size() << " partners)" << std::endl;
-  spdlog::info("listening on {}:{}", gw.address, server.port());
+  if (gw.log_format == "json") {
+    spdlog::info(R"({{"listening":"{}:{}"}})", gw.address, server.port());
+  } else {
+    spdlog::info("listening on {}:{}", gw.address, server.port());
+  }
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
-  spdlog::info("signal {}: stopping after requests in flight", signal_number);
+  if (gw.log_format == "json") {
+    spdlog::info(R"({{"stopping_on_signal":{}}})", signal_number);
+  } else {
+    spdlog::info("signal {}: stopping after requests in flight", signal_number);
+  }
   server.stop(30000);
   delivery.stop();
   out << "edihub: stopped" << std::endl;

@@ -69,6 +69,9 @@ Result<Gateway> Gateway::load(const std::string& path) {
   }
   if (g.outbox_first_retry_seconds < 1 || g.outbox_max_attempts < 1)
     return Status::invalid(path + ": <outbox> first-retry-seconds >= 1, max-attempts >= 1");
+  if (pugi::xml_node log = root.child("log")) g.log_format = log.attribute("format").as_string("text");
+  if (g.log_format != "text" && g.log_format != "json")
+    return Status::invalid(path + ": <log format> must be text or json, not '" + g.log_format + "'");
   if (pugi::xml_node gate = root.child("gate")) {
     g.lease_seconds = gate.attribute("lease-seconds").as_int(g.lease_seconds);
     g.wait_seconds = gate.attribute("wait-seconds").as_int(g.wait_seconds);

@@ -10,7 +10,8 @@
 //     <archive dir="data/archive" retention-days="90"/>
 //     <limits max-body-bytes="104857600" threads="8" queue="64" read-timeout-seconds="60"/>
 //     <outbox first-retry-seconds="5" max-attempts="12"/>  (async MDN delivery)
-//     <gate lease-seconds="300" wait-seconds="10"/>   (a crashed worker's keys are taken
+//     <gate lease-seconds="300" wait-seconds="10"/>
+//     <log format="text|json"/>   (a crashed worker's keys are taken
 //                                                      over after the lease)
 //   </edihub>
 #pragma once
@@ -43,6 +44,7 @@ struct Gateway {
   int read_timeout_seconds = 60;
   int outbox_first_retry_seconds = 5;
   int outbox_max_attempts = 12;
+  std::string log_format = "text";  // or "json": one JSON object per line
   int lease_seconds = 300;
   int wait_seconds = 10;
 

@@ -3,7 +3,10 @@
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
 
+#include <Poco/JSON/Object.h>
+
 #include <algorithm>
+#include <sstream>
 #include <chrono>
 
 #include "src/store/store.h"
@@ -74,6 +77,30 @@ void OutboxDelivery::wake() {
   cv_.notify_all();
 }
 
+void OutboxDelivery::log(const store::OutboxEntry& e, const std::string& state, const std::string& error,
+                         int64_t attempts, int64_t retry_ms) {
+  if (options_.json_log) {
+    Poco::JSON::Object line(Poco::JSON_PRESERVE_KEY_ORDER);
+    line.set("outbox", state);
+    line.set("kind", e.item.kind);
+    line.set("reference", e.item.reference);
+    line.set("destination", e.item.destination);
+    line.set("attempts", attempts);
+    if (!error.empty()) line.set("error", error);
+    if (retry_ms > 0) line.set("retry_ms", retry_ms);
+    std::ostringstream out;
+    line.stringify(out);
+    spdlog::info("{}", out.str());
+    return;
+  }
+  if (state == "sent") {
+    spdlog::info("outbox sent {} for {} to {}", e.item.kind, e.item.reference, e.item.destination);
+  } else {
+    spdlog::warn("outbox {} for {} to {}: {} (attempt {}{})", e.item.kind, e.item.reference, e.item.destination,
+                 error, attempts, state == "failed" ? ", giving up" : ", retrying in " + std::to_string(retry_ms) + " ms");
+  }
+}
+
 void OutboxDelivery::run() {
   auto opened = store::open_store(store_uri_);
   if (!opened.is_ok()) {
@@ -88,15 +115,14 @@ void OutboxDelivery::run() {
         std::string error = http_post(e.item.destination, e.item.headers, e.item.body, options_.timeout_seconds);
         if (error.empty()) {
           store.outbox_sent(e.id);
-          spdlog::info("outbox sent {} for {} to {}", e.item.kind, e.item.reference, e.item.destination);
+          log(e, "sent", "", e.attempts + 1, 0);
           continue;
         }
         const int64_t attempts = e.attempts + 1;
         const bool give_up = attempts >= options_.max_attempts;
         const int64_t delay = std::min(options_.max_retry_ms, options_.first_retry_ms << std::min<int64_t>(attempts - 1, 20));
         store.outbox_retry(e.id, store.now_ms().value() + delay, error, give_up);
-        spdlog::warn("outbox {} for {} to {}: {} (attempt {}{})", e.item.kind, e.item.reference, e.item.destination,
-                     error, attempts, give_up ? ", giving up" : ", retrying in " + std::to_string(delay) + " ms");
+        log(e, give_up ? "failed" : "retry", error, attempts, give_up ? 0 : delay);
       }
     }
     std::unique_lock<std::mutex> lock(mu_);

@@ -9,6 +9,8 @@
 #include <string>
 #include <thread>
 
+#include "src/store/store.h"
+
 namespace edihub::server {
 
 struct DeliveryOptions {
@@ -17,6 +19,7 @@ struct DeliveryOptions {
   int max_attempts = 12;               // then the item is failed, for the operator
   int timeout_seconds = 30;
   int64_t poll_ms = 1000;              // new items also wake the worker at once
+  bool json_log = false;               // log lines as JSON objects (<log format="json">)
 };
 
 class OutboxDelivery {
@@ -30,6 +33,8 @@ class OutboxDelivery {
 
  private:
   void run();
+  void log(const store::OutboxEntry& e, const std::string& state, const std::string& error, int64_t attempts,
+           int64_t retry_ms);
 
   std::string store_uri_;
   DeliveryOptions options_;

@@ -6,6 +6,7 @@
 #include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
+#include <Poco/JSON/Object.h>
 #include <Poco/Net/Context.h>
 #include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
@@ -15,6 +16,7 @@
 
 #include <chrono>
 #include <istream>
+#include <sstream>
 #include <thread>
 
 #include "src/receivers/as2/capture.h"
@@ -108,10 +110,25 @@ class As2Handler : public Poco::Net::HTTPRequestHandler {
     as2::HttpAnswer answer = receiver.receive(req);
     send(response, answer.status, answer.headers, answer.body);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
-    spdlog::info("as2 partner={} message_id={} outcome={} status={} bytes={} ms={}{}{}",
-                 answer.partner.empty() ? "-" : answer.partner, req.header("Message-ID"), answer.outcome,
-                 answer.status, req.body.size(), ms, answer.detail.empty() ? "" : " detail=",
-                 answer.detail.substr(0, 300));
+    const std::string detail = answer.detail.substr(0, 300);  // never whole payloads in the log
+    if (s_.config.log_format == "json") {
+      Poco::JSON::Object line(Poco::JSON_PRESERVE_KEY_ORDER);
+      line.set("protocol", "as2");
+      line.set("partner", answer.partner);
+      line.set("message_id", req.header("Message-ID"));
+      line.set("outcome", answer.outcome);
+      line.set("status", answer.status);
+      line.set("bytes", req.body.size());
+      line.set("ms", ms);
+      if (!detail.empty()) line.set("detail", detail);
+      std::ostringstream json;
+      line.stringify(json);
+      spdlog::info("{}", json.str());
+    } else {
+      spdlog::info("as2 partner={} message_id={} outcome={} status={} bytes={} ms={}{}{}",
+                   answer.partner.empty() ? "-" : answer.partner, req.header("Message-ID"), answer.outcome,
+                   answer.status, req.body.size(), ms, detail.empty() ? "" : " detail=", detail);
+    }
   }
 
  private:

@@ -9,7 +9,7 @@ mkdir -p "$WORK/sink"
 FAIL_FIRST=1 node "$(dirname "$0")/mdn_sink.js" "$WORK/sink" >"$WORK/sink.out" &
 sink=$!
 gateway_config "$WORK/edihub.xml" '<listen address="127.0.0.1" port="0"/>' \
-  '<outbox first-retry-seconds="1" max-attempts="5"/>'
+  '<outbox first-retry-seconds="1" max-attempts="5"/>' '<log format="json"/>'
 start_server "$WORK/edihub.xml"
 trap 'kill -TERM $server $sink 2>/dev/null; wait $server $sink 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
 for _ in $(seq 1 200); do
@@ -54,4 +54,10 @@ check_eq "retransmission answer" 200 "$(post "http://127.0.0.1:$sink_port/mdn" "
 wait_for "$WORK/sink/2.body" || fail "retransmission MDN not delivered"
 cmp -s "$WORK/sink/1.body" "$WORK/sink/2.body" || fail "retransmission MDN differs"
 check_eq "booked once" 1 "$(sql "$db" 'SELECT count(*) FROM invoices')"
+# <log format="json">: every log line is one JSON object (the start line aside).
+grep -q '"event":{"protocol":"as2","partner":"acme","message_id":"<async-1@acme.example>","outcome":"processed"' "$WORK/server.out" ||
+  fail "JSON log line: $(grep async-1 "$WORK/server.out" | head -2)"
+grep -q '"event":{"outbox":"retry","kind":"mdn"' "$WORK/server.out" || fail "JSON outbox retry line"
+bad=$(grep '^{' "$WORK/server.out" | while read -r line; do node -e 'JSON.parse(process.argv[1])' "$line" 2>/dev/null || echo "$line"; done)
+check_eq "log lines that are not JSON" "" "$bad"
 finish

@@ -88,6 +88,15 @@ check_eq "missing AS2-From" 400 "$code"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary x -H "AS2-From: NOBODY" -H "AS2-To: EDIHUB" \
   -H "Message-ID: <x>" -H "Content-Type: application/edi-x12" "$url")
 check_eq "unknown partner" 403 "$code"
+# Malformed HTTP, too many headers, a header too long: 400 (POCO's request parser limits).
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+printf 'GARBAGE\r\n\r\n' >&3
+check_eq "malformed request line" "HTTP/1.1 400 Bad Request" "$(timeout 5 head -1 <&3 | tr -d '\r')"
+exec 3<&-
+many=()
+for i in $(seq 1 120); do many+=(-H "X-H$i: v"); done
+check_eq "120 headers" 400 "$(curl -s -o /dev/null -w '%{http_code}' "${many[@]}" -X POST --data x "$url")"
+check_eq "a 9000-byte header" 400 "$(curl -s -o /dev/null -w '%{http_code}' -H "X-Long: $(head -c 9000 /dev/zero | tr '\0' a)" -X POST --data x "$url")"
 head -c 2100000 /dev/zero >"$WORK/big"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary @"$WORK/big" -H "AS2-From: ACMESUPPLY" "$url")
 check_eq "too large" 413 "$code"
