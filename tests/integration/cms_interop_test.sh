@@ -113,6 +113,15 @@ for m in signed encrypted signed-encrypted encrypted-signed compressed-signed; d
     compressed-signed) [[ $facts == *" encrypted=0 signed=1 compressed=1 "* ]] || fail "$m flags: $facts" ;;
   esac
 done
+# Signed in text mode (openssl canonicalises LF to CRLF for the signature but
+# sends the bare LFs): verified against the canonical form.
+printf 'Content-Type: application/edi-x12\n\n' >"$W/lf-entity"
+tr -d '\r' <"$X12" >>"$W/lf-entity"
+openssl cms -sign -md sha256 -signer "$CERTS/acme.crt" -inkey "$CERTS/acme.key" -in "$W/lf-entity" -out "$W/crlf-signed.eml"
+sed 's/\r$//' "$W/crlf-signed.eml" >"$W/lf-signed.eml"  # a transport that dropped the CRs
+grep -q $'\r' "$W/lf-signed.eml" && fail "test setup: CRs left"
+facts=$(unwrap "$W/lf-signed.eml") || fail "LF-only signed message: $(cat "$W/err")"
+[[ $facts == *" signed=1 "* ]] || fail "LF-only signed facts: $facts"
 # MIC of an encrypted, unsigned message: over the decrypted entity (RFC 4130 7.3.1).
 facts=$(unwrap "$W/encrypted.eml")
 expected=$(openssl dgst -sha256 -binary "$W/entity" | openssl base64 -A)

@@ -70,6 +70,20 @@ Result<Unwrapped> unwrap(std::string_view entity, const UnwrapOptions& options) 
       Result<std::string> der = decoded_body(signature);
       if (!der.is_ok()) return der.status();
       Result<crypto::Verified> v = crypto::verify_detached(parts[0], der.value(), options.signers);
+      if (!v.is_ok() && disposition_modifier(v.status()) == "integrity-check-failed" &&
+          parts[0].find('\n') != std::string_view::npos) {
+        // S/MIME signs the canonical (CRLF) form; a sender may have sent bare LFs.
+        std::string canonical;
+        canonical.reserve(parts[0].size() + parts[0].size() / 32);
+        for (size_t i = 0; i < parts[0].size(); ++i) {
+          if (parts[0][i] == '\n' && (i == 0 || parts[0][i - 1] != '\r')) canonical.push_back('\r');
+          canonical.push_back(parts[0][i]);
+        }
+        if (canonical.size() != parts[0].size()) {
+          Result<crypto::Verified> again = crypto::verify_detached(canonical, der.value(), options.signers);
+          if (again.is_ok()) v = again;
+        }
+      }
       if (!v.is_ok()) return v.status();
       if (!out.signed_) {
         // The MIC covers what the partner signed: the first part, headers included.
