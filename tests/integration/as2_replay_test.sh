@@ -24,4 +24,22 @@ out=$("$EDIHUB" replay --db "sqlite:$db" --json samples/as2/810-signed-encrypted
 check_eq "second replay exit" 0 $?
 grep -q '"outcome":"duplicate"' <<<"$out" || fail "second replay: $out"
 check_eq "still one invoice" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-88701'")"
+# Certificate rollover: with a new identity listed first, a message still
+# encrypted to the old certificate decrypts (each identity is tried) and the
+# MDN is signed with the new one.
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$WORK/new.key" -out "$WORK/new.crt" -days 2 \
+  -subj "/O=edihub demo/CN=EDIHUB-2027" 2>/dev/null
+cat >"$WORK/rollover.xml" <<XML
+<edihub>
+  <identity as2-id="EDIHUB" cert="$WORK/new.crt" key="$WORK/new.key"/>
+  <identity as2-id="EDIHUB" cert="$REPO/partners/certs/edihub.crt" key="$REPO/partners/certs/edihub.key"/>
+</edihub>
+XML
+out=$("$EDIHUB" replay --db "sqlite:$WORK/rollover.db" --config "$WORK/rollover.xml" --json --mdn-out "$WORK/mdn2" \
+  samples/as2/desadv-signed-encrypted.as2)
+grep -q '"outcome":"processed"' <<<"$out" || fail "rollover: $out"
+{ sed -n 's/^\(Content-Type: .*\)\r$/\1/p' "$WORK/mdn2/desadv-signed-encrypted.as2.mdn" | head -1; printf '\n'
+  awk 'b{print} /^\r?$/{b=1}' "$WORK/mdn2/desadv-signed-encrypted.as2.mdn"; } >"$WORK/mdn2.eml"
+openssl cms -verify -in "$WORK/mdn2.eml" -CAfile "$WORK/new.crt" -purpose any >/dev/null 2>&1 ||
+  fail "rollover MDN is not signed with the new identity"
 finish
