@@ -1,0 +1,182 @@
+#include "parsers/as4/user_message.h"
+
+#include <pugixml.hpp>
+
+#include <cctype>
+#include <functional>
+
+namespace edihub::as4 {
+
+namespace {
+
+std::string_view local_name(const pugi::xml_node& n) {
+  std::string_view name = n.name();
+  size_t colon = name.find(':');
+  return colon == std::string_view::npos ? name : name.substr(colon + 1);
+}
+
+// The namespace URI of an element, from the xmlns declarations in scope.
+std::string_view namespace_of(const pugi::xml_node& n) {
+  std::string_view name = n.name();
+  size_t colon = name.find(':');
+  const std::string attr = colon == std::string_view::npos ? "xmlns" : "xmlns:" + std::string(name.substr(0, colon));
+  for (pugi::xml_node p = n; p; p = p.parent()) {
+    if (p.type() != pugi::node_element) continue;
+    if (pugi::xml_attribute a = p.attribute(attr.c_str())) return a.value();
+  }
+  return {};
+}
+
+bool is(const pugi::xml_node& n, std::string_view ns, std::string_view local) {
+  return n.type() == pugi::node_element && local_name(n) == local && namespace_of(n) == ns;
+}
+
+pugi::xml_node child(const pugi::xml_node& n, std::string_view ns, std::string_view local) {
+  for (pugi::xml_node c : n.children())
+    if (is(c, ns, local)) return c;
+  return {};
+}
+
+std::string text(const pugi::xml_node& n) {
+  std::string_view v = n.text().get();
+  while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+  while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
+  return std::string(v);
+}
+
+// The attribute `name` regardless of its prefix (AS4 senders vary).
+std::string attribute(const pugi::xml_node& n, std::string_view name) {
+  for (pugi::xml_attribute a : n.attributes()) {
+    std::string_view an = a.name();
+    size_t colon = an.find(':');
+    if ((colon == std::string_view::npos ? an : an.substr(colon + 1)) == name) return a.value();
+  }
+  return {};
+}
+
+bool contains_doctype(std::string_view xml) {
+  for (size_t i = xml.find("<!"); i != std::string_view::npos; i = xml.find("<!", i + 2)) {
+    std::string_view rest = xml.substr(i + 2, 7);
+    std::string upper;
+    for (char c : rest) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    if (upper == "DOCTYPE" || upper.rfind("ENTITY", 0) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string PartInfo::property(std::string_view name) const {
+  for (const auto& [k, v] : properties)
+    if (k == name) return v;
+  return {};
+}
+
+Error ebms_error(std::string_view code, std::string detail) {
+  Error e;
+  e.code = std::string(code);
+  e.detail = std::move(detail);
+  if (code == "EBMS:0001") e.short_description = "ValueNotRecognized";
+  else if (code == "EBMS:0002") e.short_description = "FeatureNotSupported";
+  else if (code == "EBMS:0003") e.short_description = "ValueInconsistent";
+  else if (code == "EBMS:0009") e.short_description = "InvalidHeader";
+  else if (code == "EBMS:0101") e.short_description = "FailedAuthentication";
+  else if (code == "EBMS:0102") e.short_description = "FailedDecryption";
+  else if (code == "EBMS:0103") e.short_description = "PolicyNoncompliance";
+  else if (code == "EBMS:0303") e.short_description = "DecompressionFailure";
+  else e.short_description = "Other";
+  return e;
+}
+
+Error parse_user_message(std::string_view xml, UserMessage* out, const Limits& limits) {
+  if (xml.size() > limits.max_bytes)
+    return ebms_error("EBMS:0009", "SOAP envelope larger than " + std::to_string(limits.max_bytes) + " bytes");
+  if (contains_doctype(xml)) return ebms_error("EBMS:0009", "DTDs and entity declarations are not accepted");
+  pugi::xml_document doc;
+  // No DOCTYPE node, no entity expansion beyond the five predefined ones.
+  pugi::xml_parse_result parsed =
+      doc.load_buffer(xml.data(), xml.size(), pugi::parse_default & ~pugi::parse_doctype, pugi::encoding_utf8);
+  if (!parsed)
+    return ebms_error("EBMS:0009", std::string("the SOAP envelope is not well-formed XML: ") + parsed.description() +
+                                       " at byte " + std::to_string(parsed.offset));
+  // Bound depth and element count before reading anything.
+  size_t elements = 0;
+  bool too_deep = false;
+  std::function<void(const pugi::xml_node&, size_t)> walk = [&](const pugi::xml_node& n, size_t depth) {
+    if (depth > limits.max_depth) too_deep = true;
+    for (pugi::xml_node c : n.children()) {
+      if (too_deep || elements > limits.max_elements) return;
+      if (c.type() == pugi::node_element) {
+        ++elements;
+        walk(c, depth + 1);
+      }
+    }
+  };
+  walk(doc, 0);
+  if (too_deep) return ebms_error("EBMS:0009", "XML nested deeper than " + std::to_string(limits.max_depth));
+  if (elements > limits.max_elements)
+    return ebms_error("EBMS:0009", "more than " + std::to_string(limits.max_elements) + " XML elements");
+
+  pugi::xml_node envelope = doc.document_element();
+  if (is(envelope, kSoap11Ns, "Envelope"))
+    return ebms_error("EBMS:0009", "SOAP 1.1 envelope: AS4 messages use SOAP 1.2");
+  if (!is(envelope, kSoap12Ns, "Envelope")) return ebms_error("EBMS:0009", "the root element is not a SOAP 1.2 Envelope");
+  pugi::xml_node header = child(envelope, kSoap12Ns, "Header");
+  pugi::xml_node messaging = header ? child(header, kEbmsNs, "Messaging") : pugi::xml_node();
+  if (!messaging) return ebms_error("EBMS:0009", "no eb:Messaging header");
+  pugi::xml_node um = child(messaging, kEbmsNs, "UserMessage");
+  if (!um) return ebms_error("EBMS:0009", "eb:Messaging holds no eb:UserMessage");
+
+  UserMessage m;
+  pugi::xml_node info = child(um, kEbmsNs, "MessageInfo");
+  if (!info) return ebms_error("EBMS:0009", "eb:UserMessage has no eb:MessageInfo");
+  m.timestamp = text(child(info, kEbmsNs, "Timestamp"));
+  m.message_id = text(child(info, kEbmsNs, "MessageId"));
+  m.ref_to_message_id = text(child(info, kEbmsNs, "RefToMessageId"));
+  if (m.message_id.empty()) return ebms_error("EBMS:0009", "eb:MessageInfo has no eb:MessageId");
+  if (m.message_id.size() > 256) return ebms_error("EBMS:0009", "eb:MessageId longer than 256 characters");
+
+  pugi::xml_node party_info = child(um, kEbmsNs, "PartyInfo");
+  for (const char* side : {"From", "To"}) {
+    pugi::xml_node p = party_info ? child(party_info, kEbmsNs, side) : pugi::xml_node();
+    if (!p) return ebms_error("EBMS:0009", std::string("eb:PartyInfo has no eb:") + side);
+    auto& parties = std::string(side) == "From" ? m.from : m.to;
+    for (pugi::xml_node id : p.children())
+      if (is(id, kEbmsNs, "PartyId")) parties.push_back({text(id), attribute(id, "type")});
+    if (parties.empty()) return ebms_error("EBMS:0009", std::string("eb:") + side + " has no eb:PartyId");
+    (std::string(side) == "From" ? m.from_role : m.to_role) = text(child(p, kEbmsNs, "Role"));
+  }
+
+  pugi::xml_node collab = child(um, kEbmsNs, "CollaborationInfo");
+  if (!collab) return ebms_error("EBMS:0009", "eb:UserMessage has no eb:CollaborationInfo");
+  m.agreement_ref = text(child(collab, kEbmsNs, "AgreementRef"));
+  pugi::xml_node service = child(collab, kEbmsNs, "Service");
+  m.service = text(service);
+  m.service_type = attribute(service, "type");
+  m.action = text(child(collab, kEbmsNs, "Action"));
+  m.conversation_id = text(child(collab, kEbmsNs, "ConversationId"));
+  if (m.service.empty() || m.action.empty())
+    return ebms_error("EBMS:0009", "eb:CollaborationInfo needs eb:Service and eb:Action");
+
+  if (pugi::xml_node props = child(um, kEbmsNs, "MessageProperties"))
+    for (pugi::xml_node p : props.children())
+      if (is(p, kEbmsNs, "Property")) m.message_properties.emplace_back(attribute(p, "name"), text(p));
+
+  if (pugi::xml_node payload = child(um, kEbmsNs, "PayloadInfo")) {
+    for (pugi::xml_node part : payload.children()) {
+      if (!is(part, kEbmsNs, "PartInfo")) continue;
+      if (m.parts.size() >= limits.max_parts)
+        return ebms_error("EBMS:0009", "more than " + std::to_string(limits.max_parts) + " eb:PartInfo");
+      PartInfo pi;
+      pi.href = attribute(part, "href");
+      if (pugi::xml_node props = child(part, kEbmsNs, "PartProperties"))
+        for (pugi::xml_node p : props.children())
+          if (is(p, kEbmsNs, "Property")) pi.properties.emplace_back(attribute(p, "name"), text(p));
+      m.parts.push_back(std::move(pi));
+    }
+  }
+  *out = std::move(m);
+  return {};
+}
+
+}  // namespace edihub::as4

@@ -1,0 +1,61 @@
+// The ebMS 3.0 header of an AS4 message: eb:Messaging/eb:UserMessage in a
+// SOAP 1.2 envelope. Pure: XML bytes in, model or EBMS error out. pugixml
+// parses; no DTDs or entities are accepted, and depth, size and counts are
+// bounded.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace edihub::as4 {
+
+inline constexpr std::string_view kSoap12Ns = "http://www.w3.org/2003/05/soap-envelope";
+inline constexpr std::string_view kSoap11Ns = "http://schemas.xmlsoap.org/soap/envelope/";
+inline constexpr std::string_view kEbmsNs = "http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/";
+
+using Properties = std::vector<std::pair<std::string, std::string>>;
+
+struct Party {
+  std::string id;
+  std::string type;  // may be empty
+};
+
+struct PartInfo {
+  std::string href;  // "cid:..." for an attachment, "#id" or empty for the SOAP body
+  Properties properties;  // PartProperties: MimeType, CharacterSet, CompressionType ...
+  std::string property(std::string_view name) const;
+};
+
+struct UserMessage {
+  std::string timestamp, message_id, ref_to_message_id;
+  std::vector<Party> from, to;
+  std::string from_role, to_role;
+  std::string agreement_ref, service, service_type, action, conversation_id;
+  Properties message_properties;
+  std::vector<PartInfo> parts;
+};
+
+// An ebMS error to answer with (EBMS:0001, 0003, 0004, 0009, 0303 ...).
+struct Error {
+  std::string code;               // "EBMS:0009"
+  std::string short_description;  // "InvalidHeader"
+  std::string detail;             // what was wrong, for the partner's operator
+  explicit operator bool() const { return !code.empty(); }
+};
+
+Error ebms_error(std::string_view code, std::string detail);  // fills the short description
+
+struct Limits {
+  size_t max_bytes = 1 << 20;  // the SOAP envelope (payloads travel as attachments)
+  size_t max_depth = 32;
+  size_t max_elements = 5000;
+  size_t max_parts = 100;
+};
+
+// Parses the envelope; fills `out` or returns the error to answer with.
+Error parse_user_message(std::string_view xml, UserMessage* out, const Limits& limits = {});
+
+}  // namespace edihub::as4

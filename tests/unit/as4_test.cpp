@@ -1,0 +1,96 @@
+// The ebMS3 header parser on AS4 files written by another project (phase4,
+// tests/corpus/phase4) and on hostile input.
+#include <doctest/doctest.h>
+
+#include "parsers/as4/user_message.h"
+#include "tests/unit/test_util.h"
+
+using namespace edihub;
+
+namespace {
+std::string corpus(const char* name) { return test::read_file(test::source_path(std::string("tests/corpus/phase4/") + name)); }
+}  // namespace
+
+TEST_CASE("phase4 SOAP 1.2 UserMessage: every header field") {
+  as4::UserMessage m;
+  as4::Error e = as4::parse_user_message(corpus("soap12test_UserMessage12.xml"), &m);
+  REQUIRE_FALSE(e);
+  CHECK(m.timestamp == "2011-04-03T14:49:28.886Z");
+  CHECK(m.message_id == "2011-921@5209999001264.example.com");
+  REQUIRE(m.from.size() == 1);
+  CHECK(m.from[0].id == "5209999001264");
+  CHECK(m.from[0].type == "urn:oasis:names:tc:ebcore:partyid-type:iso6523:0088");
+  CHECK(m.from_role == "Seller");
+  CHECK(m.to[0].id == "5209999001295");
+  CHECK(m.to_role == "Buyer");
+  CHECK(m.service == "http://docs.oasis-open.org/ebxml-msg/as4/200902/service");
+  CHECK(m.action == "http://docs.oasis-open.org/ebxml-msg/as4/200902/action");
+  CHECK(m.conversation_id == "2011-921");
+  REQUIRE(m.parts.size() == 1);
+  CHECK(m.parts[0].href == "#_f8aa8b55-b31c-4364-94d0-3615ca65aa40");
+}
+
+TEST_CASE("phase4 files AS4 must refuse, each with its EBMS error") {
+  struct Case {
+    const char* file;
+    const char* code;
+    const char* detail;
+  };
+  const Case cases[] = {
+      {"soap11test_UserMessage.xml", "EBMS:0009", "SOAP 1.1 envelope: AS4 messages use SOAP 1.2"},
+      {"soap11test_NoMessaging.xml", "EBMS:0009", "the root element is not a SOAP 1.2 Envelope"},  // a bare eb:Messaging
+      {"soap12test_PullRequest12.xml", "EBMS:0009", "eb:Messaging holds no eb:UserMessage"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.file);
+    as4::UserMessage m;
+    as4::Error e = as4::parse_user_message(corpus(c.file), &m);
+    CHECK(e.code == c.code);
+    CHECK(e.detail == c.detail);
+  }
+  // Malformed PartProperties (tags that do not match): not well-formed XML.
+  as4::UserMessage m;
+  as4::Error e = as4::parse_user_message(corpus("soap12test_UserMessageWithCompressedPayload12.xml"), &m);
+  CHECK(e.code == "EBMS:0009");
+  CHECK(e.short_description == "InvalidHeader");
+  CHECK(e.detail.rfind("the SOAP envelope is not well-formed XML", 0) == 0);
+}
+
+TEST_CASE("header problems: no Messaging, no MessageId, no parties; DTDs and depth refused") {
+  const std::string head =
+      "<S:Envelope xmlns:S=\"http://www.w3.org/2003/05/soap-envelope\" "
+      "xmlns:eb=\"http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/\"><S:Header>";
+  const std::string info = "<eb:MessageInfo><eb:Timestamp>2024-01-01T00:00:00Z</eb:Timestamp>"
+                           "<eb:MessageId>m1@x</eb:MessageId></eb:MessageInfo>";
+  const std::string parties = "<eb:PartyInfo><eb:From><eb:PartyId type=\"t\">A</eb:PartyId></eb:From>"
+                              "<eb:To><eb:PartyId>B</eb:PartyId></eb:To></eb:PartyInfo>";
+  const std::string collab = "<eb:CollaborationInfo><eb:Service>s</eb:Service><eb:Action>a</eb:Action>"
+                             "</eb:CollaborationInfo>";
+  const std::string payload = "<eb:PayloadInfo><eb:PartInfo href=\"cid:p1@x\"><eb:PartProperties>"
+                              "<eb:Property name=\"MimeType\">application/edi-x12</eb:Property>"
+                              "<eb:Property name=\"CompressionType\">application/gzip</eb:Property>"
+                              "</eb:PartProperties></eb:PartInfo></eb:PayloadInfo>";
+  auto envelope = [&](const std::string& um) {
+    return head + "<eb:Messaging>" + um + "</eb:Messaging></S:Header><S:Body/></S:Envelope>";
+  };
+  as4::UserMessage m;
+  REQUIRE_FALSE(as4::parse_user_message(envelope("<eb:UserMessage>" + info + parties + collab + payload + "</eb:UserMessage>"), &m));
+  CHECK(m.parts[0].href == "cid:p1@x");
+  CHECK(m.parts[0].property("CompressionType") == "application/gzip");
+  CHECK(m.to[0].type.empty());
+
+  CHECK(as4::parse_user_message(head + "</S:Header><S:Body/></S:Envelope>", &m).detail == "no eb:Messaging header");
+  std::string no_id = envelope("<eb:UserMessage><eb:MessageInfo></eb:MessageInfo>" + parties + collab + "</eb:UserMessage>");
+  CHECK(as4::parse_user_message(no_id, &m).detail == "eb:MessageInfo has no eb:MessageId");
+  std::string no_to = envelope("<eb:UserMessage>" + info + "<eb:PartyInfo><eb:From><eb:PartyId>A</eb:PartyId></eb:From>"
+                               "</eb:PartyInfo>" + collab + "</eb:UserMessage>");
+  CHECK(as4::parse_user_message(no_to, &m).detail == "eb:PartyInfo has no eb:To");
+
+  std::string dtd = "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>" +
+                    envelope("<eb:UserMessage>" + info + "</eb:UserMessage>");
+  CHECK(as4::parse_user_message(dtd, &m).detail == "DTDs and entity declarations are not accepted");
+  std::string nested;
+  for (int i = 0; i < 100; ++i) nested += "<a>";
+  for (int i = 0; i < 100; ++i) nested += "</a>";
+  CHECK(as4::parse_user_message(head + nested + "</S:Header></S:Envelope>", &m).detail == "XML nested deeper than 32");
+}
