@@ -175,8 +175,86 @@ Error parse_user_message(std::string_view xml, UserMessage* out, const Limits& l
       m.parts.push_back(std::move(pi));
     }
   }
+  // The copy for the Receipt, self-contained: the in-scope xmlns declarations.
+  pugi::xml_document copy;
+  pugi::xml_node root = copy.append_copy(um);
+  for (pugi::xml_node p = um.parent(); p; p = p.parent()) {
+    if (p.type() != pugi::node_element) continue;
+    for (pugi::xml_attribute a : p.attributes()) {
+      std::string_view name = a.name();
+      if ((name == "xmlns" || name.rfind("xmlns:", 0) == 0) && !root.attribute(a.name()))
+        root.append_attribute(a.name()) = a.value();
+    }
+  }
+  struct Sink : pugi::xml_writer {
+    std::string out;
+    void write(const void* data, size_t size) override { out.append(static_cast<const char*>(data), size); }
+  } sink;
+  root.print(sink, "", pugi::format_raw);
+  m.xml_copy = std::move(sink.out);
   *out = std::move(m);
   return {};
+}
+
+namespace {
+
+struct StringWriter : pugi::xml_writer {
+  std::string out;
+  void write(const void* data, size_t size) override { out.append(static_cast<const char*>(data), size); }
+};
+
+// A SOAP 1.2 envelope with eb:Messaging/eb:SignalMessage/eb:MessageInfo; the
+// caller adds the Receipt or Error after MessageInfo.
+pugi::xml_node signal_envelope(pugi::xml_document* doc, const SignalInfo& info) {
+  pugi::xml_node env = doc->append_child("S12:Envelope");
+  env.append_attribute("xmlns:S12") = std::string(kSoap12Ns).c_str();
+  env.append_attribute("xmlns:eb") = std::string(kEbmsNs).c_str();
+  pugi::xml_node messaging = env.append_child("S12:Header").append_child("eb:Messaging");
+  messaging.append_attribute("S12:mustUnderstand") = "true";
+  pugi::xml_node signal = messaging.append_child("eb:SignalMessage");
+  pugi::xml_node mi = signal.append_child("eb:MessageInfo");
+  mi.append_child("eb:Timestamp").text() = info.timestamp.c_str();
+  mi.append_child("eb:MessageId").text() = info.message_id.c_str();
+  if (!info.ref_to_message_id.empty()) mi.append_child("eb:RefToMessageId").text() = info.ref_to_message_id.c_str();
+  env.append_child("S12:Body");
+  return signal;
+}
+
+std::string category_of(std::string_view code) {
+  if (code == "EBMS:0009") return "Unpackaging";
+  if (code == "EBMS:0101" || code == "EBMS:0102" || code == "EBMS:0103") return "Processing";
+  return "Content";
+}
+
+}  // namespace
+
+std::string build_receipt(const SignalInfo& info, const UserMessage& received) {
+  pugi::xml_document doc;
+  pugi::xml_node signal = signal_envelope(&doc, info);
+  pugi::xml_node receipt = signal.append_child("eb:Receipt");
+  pugi::xml_document copy;
+  if (copy.load_buffer(received.xml_copy.data(), received.xml_copy.size(), pugi::parse_default & ~pugi::parse_doctype))
+    receipt.append_copy(copy.document_element());
+  StringWriter w;
+  doc.save(w, "", pugi::format_raw | pugi::format_no_declaration);
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + w.out;
+}
+
+std::string build_error(const SignalInfo& info, const Error& error) {
+  pugi::xml_document doc;
+  pugi::xml_node signal = signal_envelope(&doc, info);
+  pugi::xml_node e = signal.append_child("eb:Error");
+  e.append_attribute("errorCode") = error.code.c_str();
+  e.append_attribute("severity") = "failure";
+  e.append_attribute("category") = category_of(error.code).c_str();
+  e.append_attribute("shortDescription") = error.short_description.c_str();
+  if (!info.ref_to_message_id.empty()) e.append_attribute("refToMessageInError") = info.ref_to_message_id.c_str();
+  pugi::xml_node d = e.append_child("eb:Description");
+  d.append_attribute("xml:lang") = "en";
+  d.text() = error.detail.c_str();
+  StringWriter w;
+  doc.save(w, "", pugi::format_raw | pugi::format_no_declaration);
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + w.out;
 }
 
 }  // namespace edihub::as4

@@ -36,6 +36,9 @@ struct UserMessage {
   std::string agreement_ref, service, service_type, action, conversation_id;
   Properties message_properties;
   std::vector<PartInfo> parts;
+  // The eb:UserMessage element as received, with the namespace declarations in
+  // scope added: what an unsigned Receipt carries back.
+  std::string xml_copy;
 };
 
 // An ebMS error to answer with (EBMS:0001, 0003, 0004, 0009, 0303 ...).
@@ -57,5 +60,16 @@ struct Limits {
 
 // Parses the envelope; fills `out` or returns the error to answer with.
 Error parse_user_message(std::string_view xml, UserMessage* out, const Limits& limits = {});
+
+// The response signals, as complete SOAP 1.2 envelopes.
+struct SignalInfo {
+  std::string message_id;  // the signal's own
+  std::string timestamp;   // xsd:dateTime, UTC
+  std::string ref_to_message_id;
+};
+// eb:Receipt with a copy of the received UserMessage (the AS4 unsigned form).
+std::string build_receipt(const SignalInfo& info, const UserMessage& received);
+// eb:Error with errorCode, severity failure, category, shortDescription and Description.
+std::string build_error(const SignalInfo& info, const Error& error);
 
 }  // namespace edihub::as4

@@ -94,3 +94,38 @@ TEST_CASE("header problems: no Messaging, no MessageId, no parties; DTDs and dep
   for (int i = 0; i < 100; ++i) nested += "</a>";
   CHECK(as4::parse_user_message(head + nested + "</S:Header></S:Envelope>", &m).detail == "XML nested deeper than 32");
 }
+
+TEST_CASE("signals: a Receipt carries a self-contained copy of the UserMessage; an Error its code") {
+  // Another prefix than ours, declared on the Envelope only.
+  const std::string in =
+      "<s:Envelope xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\" "
+      "xmlns:ns2=\"http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/\"><s:Header><ns2:Messaging>"
+      "<ns2:UserMessage><ns2:MessageInfo><ns2:Timestamp>2024-01-01T00:00:00Z</ns2:Timestamp>"
+      "<ns2:MessageId>m1@x</ns2:MessageId></ns2:MessageInfo><ns2:PartyInfo><ns2:From><ns2:PartyId>A</ns2:PartyId>"
+      "</ns2:From><ns2:To><ns2:PartyId>B</ns2:PartyId></ns2:To></ns2:PartyInfo><ns2:CollaborationInfo>"
+      "<ns2:Service>s</ns2:Service><ns2:Action>a</ns2:Action></ns2:CollaborationInfo></ns2:UserMessage>"
+      "</ns2:Messaging></s:Header><s:Body/></s:Envelope>";
+  as4::UserMessage m;
+  REQUIRE_FALSE(as4::parse_user_message(in, &m));
+  as4::SignalInfo info{"r1@edihub", "2024-01-01T00:00:01Z", "m1@x"};
+  const std::string receipt = as4::build_receipt(info, m);
+  CHECK(receipt ==
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+        "<S12:Envelope xmlns:S12=\"http://www.w3.org/2003/05/soap-envelope\" "
+        "xmlns:eb=\"http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/\"><S12:Header>"
+        "<eb:Messaging S12:mustUnderstand=\"true\"><eb:SignalMessage><eb:MessageInfo>"
+        "<eb:Timestamp>2024-01-01T00:00:01Z</eb:Timestamp><eb:MessageId>r1@edihub</eb:MessageId>"
+        "<eb:RefToMessageId>m1@x</eb:RefToMessageId></eb:MessageInfo><eb:Receipt>"
+        "<ns2:UserMessage xmlns:s=\"http://www.w3.org/2003/05/soap-envelope\" "
+        "xmlns:ns2=\"http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/\">"
+        "<ns2:MessageInfo><ns2:Timestamp>2024-01-01T00:00:00Z</ns2:Timestamp><ns2:MessageId>m1@x</ns2:MessageId>"
+        "</ns2:MessageInfo><ns2:PartyInfo><ns2:From><ns2:PartyId>A</ns2:PartyId></ns2:From><ns2:To>"
+        "<ns2:PartyId>B</ns2:PartyId></ns2:To></ns2:PartyInfo><ns2:CollaborationInfo><ns2:Service>s</ns2:Service>"
+        "<ns2:Action>a</ns2:Action></ns2:CollaborationInfo></ns2:UserMessage></eb:Receipt></eb:SignalMessage>"
+        "</eb:Messaging></S12:Header><S12:Body/></S12:Envelope>");
+  const std::string error = as4::build_error(info, as4::ebms_error("EBMS:0004", "a <conflict> & more"));
+  CHECK(error.find("<eb:Error errorCode=\"EBMS:0004\" severity=\"failure\" category=\"Content\" "
+                   "shortDescription=\"Other\" refToMessageInError=\"m1@x\">"
+                   "<eb:Description xml:lang=\"en\">a &lt;conflict&gt; &amp; more</eb:Description></eb:Error>") !=
+        std::string::npos);
+}
