@@ -91,7 +91,11 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   gate_options.lease_ms = gw.lease_seconds * 1000LL;
   gate_options.inflight_wait_ms = gw.wait_seconds * 1000LL;
   gate::Gate gate{gate_options};
-  server::Server server(gw, context.value(), gate);
+  as4::As4Context as4_context;
+  as4_context.our_party_id = gw.as4_party_id;
+  as4_context.our_party_type = gw.as4_party_type;
+  as4_context.partners = &partners.value();
+  server::Server server(gw, context.value(), as4_context, gate);
   Status started = server.start();
   if (!started.is_ok()) {
     err << "edihub serve: " << started.message() << "\n";

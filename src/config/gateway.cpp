@@ -28,6 +28,8 @@ Result<Gateway> Gateway::load(const std::string& path) {
   g.archive_dir = resolve("data/archive");
   for (pugi::xml_node id : root.children("identity")) {
     if (std::string as2 = id.attribute("as2-id").as_string(); !as2.empty()) g.as2_id = as2;
+    if (std::string as4 = id.attribute("as4-party-id").as_string(); !as4.empty()) g.as4_party_id = as4;
+    if (std::string t = id.attribute("as4-party-type").as_string(); !t.empty()) g.as4_party_type = t;
     if (!id.attribute("cert") || !id.attribute("key"))
       return Status::invalid(path + ": <identity> needs cert and key attributes");
     g.identities.push_back({resolve(id.attribute("cert").value()), resolve(id.attribute("key").value())});

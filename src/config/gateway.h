@@ -1,7 +1,8 @@
 // The gateway's configuration file (XML; paths relative to the file):
 //
 //   <edihub>
-//     <identity as2-id="EDIHUB" cert="certs/edihub.crt" key="certs/edihub.key"/>  (repeatable: rollover)
+//     <identity as2-id="EDIHUB" as4-party-id="EDIHUB" as4-party-type="" cert="certs/edihub.crt"
+//               key="certs/edihub.key"/>  (repeatable: rollover)
 //     <listen address="127.0.0.1" port="8080" path="/as2">
 //       <tls cert="tls.crt" key="tls.key"/>                                      (optional)
 //     </listen>
@@ -29,6 +30,7 @@ struct IdentityFiles {
 
 struct Gateway {
   std::string as2_id = "EDIHUB";
+  std::string as4_party_id = "EDIHUB", as4_party_type;  // our eb:To PartyId
   std::vector<IdentityFiles> identities;
   std::string address = "127.0.0.1";
   int port = 8080;

@@ -49,6 +49,11 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     if (id.empty() || id.size() > 128) return Status::invalid(name + ": <as2> needs an id of 1-128 characters");
     p.as2_ids.push_back(id);
   }
+  for (pugi::xml_node a : root.children("as4")) {
+    std::string id = a.attribute("party-id").as_string();
+    if (id.empty() || id.size() > 256) return Status::invalid(name + ": <as4> needs a party-id of 1-256 characters");
+    p.as4_parties.emplace_back(id, a.attribute("type").as_string());
+  }
   for (pugi::xml_node c : root.children("certificate")) {
     std::string use = c.attribute("use").as_string(), f = c.attribute("file").as_string();
     if (f.empty()) return Status::invalid(name + ": <certificate> needs a file attribute");
@@ -138,6 +143,13 @@ const Partner* Partners::as2_sender(const std::string& as2_from) const {
   for (const auto& p : partners_)
     for (const auto& id : p.as2_ids)
       if (id == as2_from) return &p;
+  return nullptr;
+}
+
+const Partner* Partners::as4_sender(const std::string& party_id, const std::string& type) const {
+  for (const auto& p : partners_)
+    for (const auto& [id, t] : p.as4_parties)
+      if (id == party_id && (t.empty() || t == type)) return &p;
   return nullptr;
 }
 

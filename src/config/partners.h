@@ -15,6 +15,7 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct Partner {
   bool require_signature = true;
   bool require_encryption = false;
   std::vector<std::string> async_mdn_prefixes;    // allowed Receipt-Delivery-Option URLs
+
+  // AS4: eb:From PartyId values (and types; an empty type matches any)
+  std::vector<std::pair<std::string, std::string>> as4_parties;
   // True when `url` starts with one of async_mdn_prefixes (scheme and host
   // compared case-insensitively).
   bool allows_async_mdn(const std::string& url) const;
@@ -55,6 +59,8 @@ class Partners {
   const Partner* sender_of(const edi::Interchange& ic) const;
   // The partner with this AS2-From id (case-sensitive, as RFC 4130 says), or null.
   const Partner* as2_sender(const std::string& as2_from) const;
+  // The partner with this AS4 PartyId (and type), or null.
+  const Partner* as4_sender(const std::string& party_id, const std::string& type) const;
 
  private:
   std::vector<Partner> partners_;

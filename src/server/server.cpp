@@ -32,6 +32,7 @@ using Poco::Net::HTTPServerResponse;
 struct Shared {
   const config::Gateway& config;
   const as2::As2Context& context;
+  const as4::As4Context& as4;
   gate::Gate& gate;
 };
 
@@ -74,9 +75,9 @@ class HealthHandler : public Poco::Net::HTTPRequestHandler {
   const Shared& s_;
 };
 
-class As2Handler : public Poco::Net::HTTPRequestHandler {
+class MessageHandler : public Poco::Net::HTTPRequestHandler {
  public:
-  explicit As2Handler(const Shared& s) : s_(s) {}
+  MessageHandler(const Shared& s, bool as4) : s_(s), as4_(as4) {}
   void handleRequest(HTTPServerRequest& request, HTTPServerResponse& response) override {
     const auto started = std::chrono::steady_clock::now();
     const size_t limit = s_.config.max_body_bytes;
@@ -106,14 +107,20 @@ class As2Handler : public Poco::Net::HTTPRequestHandler {
         return send_text(response, 503, "cannot archive the message");
       }
     }
-    as2::Receiver receiver(s_.context, s_.gate, *store);
-    as2::HttpAnswer answer = receiver.receive(req);
+    as2::HttpAnswer answer;
+    if (as4_) {
+      as4::Receiver receiver(s_.as4, s_.gate, *store);
+      answer = receiver.receive(req);
+    } else {
+      as2::Receiver receiver(s_.context, s_.gate, *store);
+      answer = receiver.receive(req);
+    }
     send(response, answer.status, answer.headers, answer.body);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
     const std::string detail = answer.detail.substr(0, 300);  // never whole payloads in the log
     if (s_.config.log_format == "json") {
       Poco::JSON::Object line(Poco::JSON_PRESERVE_KEY_ORDER);
-      line.set("protocol", "as2");
+      line.set("protocol", as4_ ? "as4" : "as2");
       line.set("partner", answer.partner);
       line.set("message_id", req.header("Message-ID"));
       line.set("outcome", answer.outcome);
@@ -125,7 +132,7 @@ class As2Handler : public Poco::Net::HTTPRequestHandler {
       line.stringify(json);
       spdlog::info("{}", json.str());
     } else {
-      spdlog::info("as2 partner={} message_id={} outcome={} status={} bytes={} ms={}{}{}",
+      spdlog::info("{} partner={} message_id={} outcome={} status={} bytes={} ms={}{}{}", as4_ ? "as4" : "as2",
                    answer.partner.empty() ? "-" : answer.partner, req.header("Message-ID"), answer.outcome,
                    answer.status, req.body.size(), ms, detail.empty() ? "" : " detail=", detail);
     }
@@ -133,6 +140,7 @@ class As2Handler : public Poco::Net::HTTPRequestHandler {
 
  private:
   const Shared& s_;
+  bool as4_;
 };
 
 class NotFound : public Poco::Net::HTTPRequestHandler {
@@ -148,7 +156,8 @@ class Factory : public Poco::Net::HTTPRequestHandlerFactory {
   Poco::Net::HTTPRequestHandler* createRequestHandler(const HTTPServerRequest& request) override {
     const std::string path = request.getURI().substr(0, request.getURI().find('?'));
     if (path == "/healthz" && request.getMethod() == "GET") return new HealthHandler(s_);
-    if (path == s_.config.as2_path && request.getMethod() == "POST") return new As2Handler(s_);
+    if (path == s_.config.as2_path && request.getMethod() == "POST") return new MessageHandler(s_, false);
+    if (path == "/as4" && request.getMethod() == "POST") return new MessageHandler(s_, true);
     return new NotFound;
   }
 
@@ -163,12 +172,13 @@ struct Server::Impl {
   Poco::ThreadPool pool;
   std::unique_ptr<Poco::Net::HTTPServer> http;
   int port = 0;
-  Impl(const config::Gateway& c, const as2::As2Context& ctx, gate::Gate& g)
-      : shared{c, ctx, g}, pool(2, c.threads) {}
+  Impl(const config::Gateway& c, const as2::As2Context& ctx, const as4::As4Context& as4, gate::Gate& g)
+      : shared{c, ctx, as4, g}, pool(2, c.threads) {}
 };
 
-Server::Server(const config::Gateway& config, const as2::As2Context& context, gate::Gate& gate)
-    : impl_(std::make_unique<Impl>(config, context, gate)) {}
+Server::Server(const config::Gateway& config, const as2::As2Context& context, const as4::As4Context& as4,
+               gate::Gate& gate)
+    : impl_(std::make_unique<Impl>(config, context, as4, gate)) {}
 
 Server::~Server() { stop(0); }
 

@@ -1,5 +1,6 @@
 // The HTTP server: POCO HTTPServer with a bounded thread pool and queue,
-// POST <as2 path> to the AS2 receiver, GET /healthz for load balancers.
+// POST <as2 path> to the AS2 receiver, POST /as4 to the AS4 receiver, GET
+// /healthz for load balancers.
 #pragma once
 
 #include <memory>
@@ -9,12 +10,13 @@
 #include "src/config/gateway.h"
 #include "src/gate/gate.h"
 #include "src/receivers/as2/receiver.h"
+#include "src/receivers/as4/receiver.h"
 
 namespace edihub::server {
 
 class Server {
  public:
-  Server(const config::Gateway& config, const as2::As2Context& context, gate::Gate& gate);
+  Server(const config::Gateway& config, const as2::As2Context& as2, const as4::As4Context& as4, gate::Gate& gate);
   ~Server();
 
   // Binds and starts serving. Unavailable when the address cannot be bound.

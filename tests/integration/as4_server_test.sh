@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# AS4 on `edihub serve`: the captures in samples/as4 (hand-written after the
+# ebMS3/AS4 specification examples; SwA, gzip and plain, broken ones) posted
+# with curl: Receipts, exact EBMS errors, byte-identical retransmissions, a
+# conflict, and 20 simultaneous posts booked once.
+source "$(dirname "$0")/lib.sh"
+db="$WORK/edihub.db"
+gateway_config "$WORK/edihub.xml" '<listen address="127.0.0.1" port="0"/>'
+start_server "$WORK/edihub.xml"
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
+url="http://127.0.0.1:$port/as4"
+
+post() {  # post CAPTURE OUT: the HTTP status; the capture's first line is its Content-Type
+  local ct
+  ct=$(head -1 "$1" | sed 's/^Content-Type: //' | tr -d '\r')
+  tail -c +$(($(head -1 "$1" | wc -c) + 3)) "$1" >"$2.body"
+  curl -s -o "$2" -w '%{http_code}' -X POST --data-binary @"$2.body" -H "Content-Type: $ct" "$url"
+}
+expect_error() {  # expect_error CAPTURE CODE DESCRIPTION-START
+  check_eq "$1 status" 500 "$(post "$REPO/samples/as4/$1" "$WORK/r")"
+  grep -q "errorCode=\"$2\" severity=\"failure\"" "$WORK/r" || fail "$1: $(head -c 600 "$WORK/r")"
+  grep -q "<eb:Description xml:lang=\"en\">$3" "$WORK/r" || fail "$1 description: $(grep -o '<eb:Description[^<]*' "$WORK/r")"
+}
+
+check_eq "SwA + gzip" 200 "$(post "$REPO/samples/as4/swa-gzip-810.as4" "$WORK/r1")"
+grep -q '<eb:RefToMessageId>as4-sample-810-801@acme.example</eb:RefToMessageId></eb:MessageInfo><eb:Receipt><eb:UserMessage' "$WORK/r1" ||
+  fail "receipt: $(head -c 700 "$WORK/r1")"
+grep -q '<eb:MessageId>as4-sample-810-801@acme.example</eb:MessageId>' "$WORK/r1" || fail "receipt copies the UserMessage"
+check_eq "SwA plain" 200 "$(post "$REPO/samples/as4/swa-856.as4" "$WORK/r2")"
+check_eq "single part, no payload" 200 "$(post "$REPO/samples/as4/single-part-no-payload.as4" "$WORK/r3")"
+check_eq "invoice" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-88801'")"
+check_eq "shipment" 1 "$(sql "$db" "SELECT count(*) FROM shipment_notices WHERE document_number = 'SHP20240312802'")"
+
+# Retransmission: the stored Receipt, byte for byte (original MessageId and Timestamp).
+check_eq "retransmission" 200 "$(post "$REPO/samples/as4/swa-gzip-810.as4" "$WORK/r1b")"
+cmp -s "$WORK/r1" "$WORK/r1b" || fail "retransmitted Receipt differs"
+check_eq "booked once" 1 "$(sql "$db" 'SELECT count(*) FROM invoices')"
+
+# Errors.
+expect_error broken-no-messaging.as4 EBMS:0009 "no eb:Messaging header"
+expect_error broken-missing-messageid.as4 EBMS:0009 "eb:MessageInfo has no eb:MessageId"
+expect_error broken-unknown-party.as4 EBMS:0001 "unknown sender party 'STRANGER'"
+expect_error broken-bad-gzip.as4 EBMS:0303 "payload cid:payload-1@acme.example is not valid gzip"
+# Same MessageId, other content: EBMS:0004, no effect.
+sed 's/as4-sample-856-802@acme.example/as4-sample-810-801@acme.example/' "$REPO/samples/as4/swa-856.as4" >"$WORK/conflict.as4"
+check_eq "conflict" 500 "$(post "$WORK/conflict.as4" "$WORK/r4")"
+grep -q 'errorCode="EBMS:0004"' "$WORK/r4" || fail "conflict code"
+grep -q 'conflict: MessageId as4-sample-810-801@acme.example was already received with different content' "$WORK/r4" ||
+  fail "conflict description"
+check_eq "nothing booked by the conflict" 1 "$(sql "$db" 'SELECT count(*) FROM shipment_notices')"
+
+# 20 simultaneous posts of one new message: one booking, identical Receipts.
+sed -e 's/as4-sample-856-802@acme.example/as4-burst@acme.example/g' -e 's/000000802/000000803/g' \
+  -e 's/SHP20240312802/SHP20240312803/' "$REPO/samples/as4/swa-856.as4" >"$WORK/burst.as4"
+posts=()
+for i in $(seq 1 20); do
+  post "$WORK/burst.as4" "$WORK/b$i" >"$WORK/b$i.status" &
+  posts+=($!)
+done
+wait "${posts[@]}"
+for i in $(seq 1 20); do
+  if [[ $(cat "$WORK/b$i.status") == 503 ]]; then post "$WORK/burst.as4" "$WORK/b$i" >/dev/null; fi
+  cmp -s "$WORK/b1" "$WORK/b$i" || fail "post $i got a different Receipt"
+done
+check_eq "burst booked once" 1 "$(sql "$db" "SELECT count(*) FROM shipment_notices WHERE document_number = 'SHP20240312803'")"
+finish
