@@ -18,6 +18,7 @@
 #include "src/config/gateway.h"
 #include "src/gate/interchanges.h"
 #include "src/receivers/as2/capture.h"
+#include "src/receivers/as4/receiver.h"
 
 namespace edihub::cli {
 
@@ -181,6 +182,7 @@ int run_replay(const Args& args, std::ostream& out, std::ostream& err) {
 
   bool problems = false, store_trouble = false;
   std::optional<as2::As2Context> as2_context;  // loaded at the first AS2 capture
+  std::optional<as4::As4Context> as4_context;  // at the first AS4 capture
   Progress progress(files.size());
   for (size_t i = 0; i < files.size(); ++i) {
     const std::string& file = files[i];
@@ -218,6 +220,27 @@ int run_replay(const Args& args, std::ostream& out, std::ostream& err) {
                           std::ios::binary);
         mdn << "HTTP " << answer.status << "\r\n" << as2::join_headers(answer.headers) << "\r\n" << answer.body;
       }
+      continue;
+    }
+    if (auto capture = as2::read_as4_capture(bytes)) {
+      // An archived AS4 request: through the AS4 receiver.
+      if (!as4_context) {
+        config::Gateway gw = config::Gateway::defaults();
+        if (!args.value("config").empty()) {
+          auto loaded = config::Gateway::load(args.value("config"));
+          if (!loaded.is_ok()) {
+            err << "edihub replay: " << loaded.status().message() << "\n";
+            return kUsage;
+          }
+          gw = loaded.value();
+        }
+        as4_context = as4::As4Context{gw.as4_party_id, gw.as4_party_type, &*partners};
+      }
+      as4::Receiver receiver(*as4_context, gate, *store);
+      as2::HttpAnswer answer = receiver.receive(*capture);
+      print(out, json, {file, answer.partner, answer.message_id.empty() ? "" : "as4:" + answer.message_id,
+                        answer.outcome, answer.detail.substr(0, 500), -1});
+      if (answer.outcome == "rejected" || answer.outcome == "conflict" || answer.outcome == "error") problems = true;
       continue;
     }
     edi::ParseResult parsed = edi::parse(bytes);

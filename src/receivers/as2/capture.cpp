@@ -24,6 +24,18 @@ std::optional<HttpRequest> read_capture(std::string_view bytes) {
   return r;
 }
 
+std::optional<HttpRequest> read_as4_capture(std::string_view bytes) {
+  if (bytes.rfind("Content-Type:", 0) != 0 ||
+      bytes.find("http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/") == std::string_view::npos)
+    return std::nullopt;
+  mime::Entity e;
+  if (mime::parse_entity(bytes, &e) || e.find("Content-Type") == nullptr) return std::nullopt;
+  HttpRequest r;
+  for (const auto& h : e.headers) r.headers.emplace_back(std::string(h.name), h.value);
+  r.body = std::string(e.body);
+  return r;
+}
+
 Result<std::string> archive_capture(const std::string& dir, const HttpRequest& request) {
   std::time_t t = std::time(nullptr);
   std::tm tm{};

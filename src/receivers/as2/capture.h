@@ -17,6 +17,10 @@ std::string write_capture(const HttpRequest& request);
 // before the blank line): the caller treats it as plain EDI.
 std::optional<HttpRequest> read_capture(std::string_view bytes);
 
+// An AS4 capture: a Content-Type header line, a blank line, a body carrying
+// the ebMS 3.0 namespace. nullopt otherwise.
+std::optional<HttpRequest> read_as4_capture(std::string_view bytes);
+
 // Writes the capture under `dir`/YYYY/MM/DD/, named by time and a UUID;
 // returns the path. Creates the directories.
 Result<std::string> archive_capture(const std::string& dir, const HttpRequest& request);

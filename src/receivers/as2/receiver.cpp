@@ -83,7 +83,7 @@ Result<As2Context> As2Context::load(std::string our_as2_id, std::vector<crypto::
   return c;
 }
 
-HttpAnswer Receiver::receive(const HttpRequest& req) {
+HttpAnswer Receiver::handle(const HttpRequest& req) {
   const std::string from = unquote(req.header("AS2-From")), to = unquote(req.header("AS2-To"));
   const std::string message_id = req.header("Message-ID");
   for (const auto& [name, value] : {std::pair<const char*, const std::string*>{"AS2-From", &from},
@@ -279,6 +279,25 @@ HttpAnswer Receiver::receive(const HttpRequest& req) {
     }
   }
   return text(500, "unexpected gate outcome", "error");
+}
+
+HttpAnswer Receiver::receive(const HttpRequest& req) {
+  const auto started = std::chrono::steady_clock::now();
+  HttpAnswer answer = handle(req);
+  // The transport message's own row (its interchanges have theirs).
+  store::MessageLog entry;
+  entry.partner_id = answer.partner;
+  entry.protocol = "as2";
+  entry.transport = "http";
+  entry.transport_id = req.header("Message-ID");
+  entry.message_id = answer.partner.empty() ? "" : "as2:" + req.header("Message-ID");
+  entry.outcome = answer.outcome.empty() ? "error" : answer.outcome;
+  entry.detail = answer.detail.substr(0, 2000);
+  entry.bytes = static_cast<int64_t>(req.body.size());
+  entry.duration_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  store_.log(entry);  // best effort: the answer stands either way
+  return answer;
 }
 
 }  // namespace edihub::as2

@@ -33,6 +33,7 @@ struct HttpAnswer {
   std::string body;
   std::string outcome;  // for the log: processed, duplicate, conflict, rejected, error
   std::string partner;
+  std::string message_id;  // the transport's message id, when known (AS4: from the SOAP header)
   std::string detail;
 };
 
@@ -57,9 +58,11 @@ class Receiver {
   Receiver(const As2Context& context, gate::Gate& gate, store::Store& store)
       : context_(context), gate_(gate), store_(store), intake_(gate, store, *context.partners) {}
 
+  // Handles the request and logs one messages row for it.
   HttpAnswer receive(const HttpRequest& request);
 
  private:
+  HttpAnswer handle(const HttpRequest& request);
   const As2Context& context_;
   gate::Gate& gate_;
   store::Store& store_;

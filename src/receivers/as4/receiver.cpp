@@ -6,6 +6,7 @@
 #include <Poco/UUIDGenerator.h>
 #include <zlib.h>
 
+#include <chrono>
 #include <ctime>
 #include <map>
 #include <sstream>
@@ -36,6 +37,7 @@ SignalInfo signal_for(const std::string& ref) {
 
 as2::HttpAnswer error_answer(const Error& e, const std::string& ref, std::string partner = "") {
   as2::HttpAnswer a;
+  a.message_id = ref;
   a.status = 500;
   a.headers = {{"Content-Type", kSoapType}};
   a.body = build_error(signal_for(ref), e);
@@ -85,7 +87,7 @@ std::string strip_angles(std::string v) {
 
 }  // namespace
 
-as2::HttpAnswer Receiver::receive(const as2::HttpRequest& req) {
+as2::HttpAnswer Receiver::handle(const as2::HttpRequest& req) {
   // The SOAP envelope and the attachments by Content-ID.
   const std::string content_type = req.header("Content-Type");
   mime::ContentType ct;
@@ -135,7 +137,7 @@ as2::HttpAnswer Receiver::receive(const as2::HttpRequest& req) {
   for (const auto& p : um.to)
     to_us = to_us || (p.id == context_.our_party_id && (context_.our_party_type.empty() || p.type == context_.our_party_type));
   if (!to_us)
-    return error_answer(ebms_error("EBMS:0001", "eb:To party '" + um.to[0].id + "' is not this gateway ('" +
+    return error_answer(ebms_error("EBMS:0003", "eb:To party '" + um.to[0].id + "' is not this gateway ('" +
                                                     context_.our_party_id + "')"),
                         um.message_id, partner->id);
 
@@ -152,6 +154,7 @@ as2::HttpAnswer Receiver::receive(const as2::HttpRequest& req) {
       a.body = k.receipt.body;
       a.outcome = "duplicate";
       a.partner = partner->id;
+      a.message_id = um.message_id;
       return a;
     }
   }
@@ -164,7 +167,7 @@ as2::HttpAnswer Receiver::receive(const as2::HttpRequest& req) {
     if (p.href.rfind("cid:", 0) != 0) continue;  // XML in the SOAP body: not EDI
     auto it = attachments.find(p.href.substr(4));
     if (it == attachments.end()) {
-      failure = ebms_error("EBMS:0009", "eb:PartInfo " + p.href + " has no MIME part");
+      failure = ebms_error("EBMS:0003", "eb:PartInfo " + p.href + " has no MIME part");
       break;
     }
     std::string bytes = it->second;
@@ -211,6 +214,7 @@ as2::HttpAnswer Receiver::receive(const as2::HttpRequest& req) {
 
   as2::HttpAnswer a;
   a.partner = partner->id;
+  a.message_id = um.message_id;
   a.detail = outcome.detail;
   switch (outcome.kind) {
     case gate::Outcome::Kind::Processed:
@@ -240,6 +244,24 @@ as2::HttpAnswer Receiver::receive(const as2::HttpRequest& req) {
       return a;
   }
   return a;
+}
+
+as2::HttpAnswer Receiver::receive(const as2::HttpRequest& req) {
+  const auto started = std::chrono::steady_clock::now();
+  as2::HttpAnswer answer = handle(req);
+  store::MessageLog entry;
+  entry.partner_id = answer.partner;
+  entry.protocol = "as4";
+  entry.transport = "http";
+  entry.transport_id = answer.message_id;
+  entry.message_id = answer.partner.empty() || answer.message_id.empty() ? "" : "as4:" + answer.message_id;
+  entry.outcome = answer.outcome.empty() ? "error" : answer.outcome;
+  entry.detail = answer.detail.substr(0, 2000);
+  entry.bytes = static_cast<int64_t>(req.body.size());
+  entry.duration_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  store_.log(entry);  // best effort: the answer stands either way
+  return answer;
 }
 
 }  // namespace edihub::as4

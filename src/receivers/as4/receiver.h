@@ -26,9 +26,11 @@ class Receiver {
   Receiver(const As4Context& context, gate::Gate& gate, store::Store& store)
       : context_(context), gate_(gate), store_(store), intake_(gate, store, *context.partners) {}
 
+  // Handles the request and logs one messages row for it.
   as2::HttpAnswer receive(const as2::HttpRequest& request);
 
  private:
+  as2::HttpAnswer handle(const as2::HttpRequest& request);
   const As4Context& context_;
   gate::Gate& gate_;
   store::Store& store_;
