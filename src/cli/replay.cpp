@@ -109,17 +109,7 @@ std::optional<as2::As2Context> load_as2_context(const Args& args, const config::
     }
     gw = loaded.value();
   }
-  std::vector<crypto::Identity> identities;
-  for (const auto& id : gw.identities) {
-    auto cert = crypto::Certificate::load_pem_file(id.cert);
-    auto key = crypto::PrivateKey::load_pem_file(id.key);
-    if (!cert.is_ok() || !key.is_ok()) {
-      err << "edihub replay: identity: " << (cert.is_ok() ? key.status() : cert.status()).message() << "\n";
-      return std::nullopt;
-    }
-    identities.push_back({cert.value(), key.value()});
-  }
-  auto context = as2::As2Context::load(gw.as2_id, identities, partners);
+  auto context = as2::As2Context::from_config(gw, partners);
   if (!context.is_ok()) {
     err << "edihub replay: " << context.status().message() << "\n";
     return std::nullopt;

@@ -45,17 +45,7 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
     err << "edihub serve: " << partners.status().message() << "\n";
     return kUsage;
   }
-  std::vector<crypto::Identity> identities;
-  for (const auto& id : gw.identities) {
-    auto cert = crypto::Certificate::load_pem_file(id.cert);
-    auto key = crypto::PrivateKey::load_pem_file(id.key);
-    if (!cert.is_ok() || !key.is_ok()) {
-      err << "edihub serve: identity: " << (cert.is_ok() ? key.status() : cert.status()).message() << "\n";
-      return kUsage;
-    }
-    identities.push_back({cert.value(), key.value()});
-  }
-  auto context = as2::As2Context::load(gw.as2_id, identities, partners.value());
+  auto context = as2::As2Context::from_config(gw, partners.value());
   if (!context.is_ok()) {
     err << "edihub serve: " << context.status().message() << "\n";
     return kUsage;

@@ -83,6 +83,35 @@ Result<As2Context> As2Context::load(std::string our_as2_id, std::vector<crypto::
   return c;
 }
 
+Result<As2Context> As2Context::from_config(const config::Gateway& gw, const config::Partners& partners) {
+  std::vector<crypto::Identity> identities;
+  for (const auto& id : gw.identities) {
+    auto cert = crypto::Certificate::load_pem_file(id.cert);
+    if (!cert.is_ok()) return Status::invalid("identity: " + cert.status().message());
+    auto key = crypto::PrivateKey::load_pem_file(id.key);
+    if (!key.is_ok()) return Status::invalid("identity: " + key.status().message());
+    identities.push_back({cert.value(), key.value()});
+  }
+  return load(gw.as2_id, std::move(identities), partners);
+}
+
+void log_transport(store::Store& store, std::string_view protocol, const std::string& transport_id,
+                   const HttpRequest& request, const HttpAnswer& answer,
+                   std::chrono::steady_clock::time_point started) {
+  store::MessageLog entry;
+  entry.partner_id = answer.partner;
+  entry.protocol = std::string(protocol);
+  entry.transport = "http";
+  entry.transport_id = transport_id;
+  entry.message_id = answer.partner.empty() || transport_id.empty() ? "" : entry.protocol + ":" + transport_id;
+  entry.outcome = answer.outcome.empty() ? "error" : answer.outcome;
+  entry.detail = answer.detail.substr(0, 2000);
+  entry.bytes = static_cast<int64_t>(request.body.size());
+  entry.duration_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  store.log(entry);  // best effort: the answer stands either way
+}
+
 HttpAnswer Receiver::handle(const HttpRequest& req) {
   const std::string from = unquote(req.header("AS2-From")), to = unquote(req.header("AS2-To"));
   const std::string message_id = req.header("Message-ID");
@@ -285,18 +314,7 @@ HttpAnswer Receiver::receive(const HttpRequest& req) {
   const auto started = std::chrono::steady_clock::now();
   HttpAnswer answer = handle(req);
   // The transport message's own row (its interchanges have theirs).
-  store::MessageLog entry;
-  entry.partner_id = answer.partner;
-  entry.protocol = "as2";
-  entry.transport = "http";
-  entry.transport_id = req.header("Message-ID");
-  entry.message_id = answer.partner.empty() ? "" : "as2:" + req.header("Message-ID");
-  entry.outcome = answer.outcome.empty() ? "error" : answer.outcome;
-  entry.detail = answer.detail.substr(0, 2000);
-  entry.bytes = static_cast<int64_t>(req.body.size());
-  entry.duration_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
-  store_.log(entry);  // best effort: the answer stands either way
+  log_transport(store_, "as2", req.header("Message-ID"), req, answer, started);
   return answer;
 }
 

@@ -4,12 +4,14 @@
 // through the gate, and answer with an MDN that is stored for retransmissions.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "src/config/gateway.h"
 #include "src/config/partners.h"
 #include "src/crypto/cms.h"
 #include "src/gate/gate.h"
@@ -50,6 +52,8 @@ struct As2Context {
   // Loads the partners' signing certificates; Invalid names the file.
   static Result<As2Context> load(std::string our_as2_id, std::vector<crypto::Identity> identities,
                                  const config::Partners& partners);
+  // The same, with our identities read from the gateway config's files.
+  static Result<As2Context> from_config(const config::Gateway& gateway, const config::Partners& partners);
 };
 
 // Per thread: it uses that thread's Store.
@@ -68,6 +72,11 @@ class Receiver {
   store::Store& store_;
   gate::InterchangeIntake intake_;
 };
+
+// Logs the messages row of one transport message (AS2 or AS4), best effort.
+void log_transport(store::Store& store, std::string_view protocol, const std::string& transport_id,
+                   const HttpRequest& request, const HttpAnswer& answer,
+                   std::chrono::steady_clock::time_point started);
 
 // Stored receipts keep the answer's header lines; these convert.
 std::string join_headers(const HeaderList& headers);

@@ -13,15 +13,17 @@ namespace edihub::as2 {
 
 namespace {
 
-// The body with its Content-Transfer-Encoding removed.
-Result<std::string> decoded_body(const mime::Entity& e) {
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+}  // namespace
+
+Result<std::string> mime_body(const mime::Entity& e) {
   const mime::Header* cte = e.find("Content-Transfer-Encoding");
   std::string encoding = cte == nullptr ? "binary" : cte->value;
   for (char& c : encoding) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (encoding == "binary" || encoding == "8bit" || encoding == "7bit") return std::string(e.body);
   if (encoding != "base64")
-    return Status::invalid("unexpected-processing-error: Content-Transfer-Encoding '" + encoding +
-                           "' is not supported (binary or base64)");
+    return Status::invalid("Content-Transfer-Encoding '" + encoding + "' is not supported (binary or base64)");
   try {
     std::istringstream in{std::string(e.body)};
     Poco::Base64Decoder decoder(in);
@@ -29,13 +31,16 @@ Result<std::string> decoded_body(const mime::Entity& e) {
     Poco::StreamCopier::copyToString(decoder, out);
     return out;
   } catch (const Poco::Exception& ex) {
-    return Status::invalid("unexpected-processing-error: bad base64 body: " + ex.displayText());
+    return Status::invalid("bad base64 body: " + ex.displayText());
   }
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-}  // namespace
+// mime_body, failing as an MDN disposition.
+static Result<std::string> decoded_body(const mime::Entity& e) {
+  Result<std::string> body = mime_body(e);
+  if (!body.is_ok()) return Status::invalid("unexpected-processing-error: " + body.status().message());
+  return body;
+}
 
 std::string_view disposition_modifier(const Status& failure) {
   for (std::string_view m : {"decryption-failed", "authentication-failed", "integrity-check-failed",

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/common/status.h"
+#include "parsers/mime/entity.h"
 #include "src/crypto/cms.h"
 
 namespace edihub::as2 {
@@ -34,6 +35,10 @@ struct Unwrapped {
 // authentication-failed, integrity-check-failed, decompression-failed or
 // unexpected-processing-error; the Status message starts with it.
 std::string_view disposition_modifier(const Status& failure);
+
+// A MIME entity's body with its Content-Transfer-Encoding (binary, 7bit,
+// 8bit or base64) removed; Invalid says what is wrong.
+Result<std::string> mime_body(const mime::Entity& entity);
 
 // Unwraps `entity` (MIME headers + body; for AS2 the HTTP headers are the
 // outer entity's headers). Invalid with the disposition modifier first.

@@ -1,24 +1,23 @@
 #include "src/receivers/as4/receiver.h"
 
-#include <Poco/Base64Decoder.h>
-#include <Poco/Exception.h>
-#include <Poco/StreamCopier.h>
 #include <Poco/UUIDGenerator.h>
 #include <zlib.h>
 
 #include <chrono>
 #include <ctime>
 #include <map>
-#include <sstream>
 
 #include "parsers/as4/user_message.h"
 #include "parsers/edi/parser.h"
 #include "parsers/mime/entity.h"
 #include "src/crypto/digest.h"
+#include "src/receivers/as2/unwrap.h"
 
 namespace edihub::as4 {
 
 namespace {
+
+using as2::mime_body;
 
 const char* kSoapType = "application/soap+xml; charset=UTF-8";
 
@@ -66,20 +65,6 @@ bool gunzip(std::string_view in, size_t max, std::string* out) {
   return rc == Z_STREAM_END;
 }
 
-Result<std::string> decoded(const mime::Entity& e) {
-  const mime::Header* cte = e.find("Content-Transfer-Encoding");
-  if (cte == nullptr || !mime::iequals(cte->value, "base64")) return std::string(e.body);
-  try {
-    std::istringstream in{std::string(e.body)};
-    Poco::Base64Decoder decoder(in);
-    std::string out;
-    Poco::StreamCopier::copyToString(decoder, out);
-    return out;
-  } catch (const Poco::Exception& ex) {
-    return Status::invalid("bad base64 attachment: " + ex.displayText());
-  }
-}
-
 std::string strip_angles(std::string v) {
   if (v.size() >= 2 && v.front() == '<' && v.back() == '>') v = v.substr(1, v.size() - 2);
   return v;
@@ -110,7 +95,7 @@ as2::HttpAnswer Receiver::handle(const as2::HttpRequest& req) {
         return error_answer(ebms_error("EBMS:0009", "MIME part " + std::to_string(i + 1) + ": " + e.message), "");
       const mime::Header* cid = part.find("Content-ID");
       const std::string id = cid ? strip_angles(cid->value) : "";
-      Result<std::string> bytes = decoded(part);
+      Result<std::string> bytes = mime_body(part);
       if (!bytes.is_ok()) return error_answer(ebms_error("EBMS:0009", bytes.status().message()), "");
       if (!root_found && (start.empty() ? i == 0 : id == start)) {
         soap = bytes.value();
@@ -249,18 +234,7 @@ as2::HttpAnswer Receiver::handle(const as2::HttpRequest& req) {
 as2::HttpAnswer Receiver::receive(const as2::HttpRequest& req) {
   const auto started = std::chrono::steady_clock::now();
   as2::HttpAnswer answer = handle(req);
-  store::MessageLog entry;
-  entry.partner_id = answer.partner;
-  entry.protocol = "as4";
-  entry.transport = "http";
-  entry.transport_id = answer.message_id;
-  entry.message_id = answer.partner.empty() || answer.message_id.empty() ? "" : "as4:" + answer.message_id;
-  entry.outcome = answer.outcome.empty() ? "error" : answer.outcome;
-  entry.detail = answer.detail.substr(0, 2000);
-  entry.bytes = static_cast<int64_t>(req.body.size());
-  entry.duration_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
-  store_.log(entry);  // best effort: the answer stands either way
+  as2::log_transport(store_, "as4", answer.message_id, req, answer, started);
   return answer;
 }
 
