@@ -16,28 +16,17 @@
 #include "src/crypto/cms.h"
 #include "src/gate/gate.h"
 #include "src/gate/interchanges.h"
+#include "src/receivers/http.h"
 #include "src/store/store.h"
 
 namespace edihub::as2 {
 
-using HeaderList = std::vector<std::pair<std::string, std::string>>;
-
-struct HttpRequest {
-  HeaderList headers;
-  std::string body;
-  // The first header called `name` (case-insensitive), or empty.
-  std::string header(std::string_view name) const;
-};
-
-struct HttpAnswer {
-  int status = 200;
-  HeaderList headers;
-  std::string body;
-  std::string outcome;  // for the log: processed, duplicate, conflict, rejected, error
-  std::string partner;
-  std::string message_id;  // the transport's message id, when known (AS4: from the SOAP header)
-  std::string detail;
-};
+using receivers::HeaderList;
+using receivers::HttpAnswer;
+using receivers::HttpRequest;
+using receivers::join_headers;
+using receivers::log_transport;
+using receivers::split_headers;
 
 // What every receiving thread shares, read-only: our identity and the
 // partners' certificates, loaded once.
@@ -72,14 +61,5 @@ class Receiver {
   store::Store& store_;
   gate::InterchangeIntake intake_;
 };
-
-// Logs the messages row of one transport message (AS2 or AS4), best effort.
-void log_transport(store::Store& store, std::string_view protocol, const std::string& transport_id,
-                   const HttpRequest& request, const HttpAnswer& answer,
-                   std::chrono::steady_clock::time_point started);
-
-// Stored receipts keep the answer's header lines; these convert.
-std::string join_headers(const HeaderList& headers);
-HeaderList split_headers(std::string_view lines);
 
 }  // namespace edihub::as2

@@ -34,8 +34,8 @@ SignalInfo signal_for(const std::string& ref) {
   return {Poco::UUIDGenerator::defaultGenerator().createRandom().toString() + "@edihub", now_utc(), ref};
 }
 
-as2::HttpAnswer error_answer(const Error& e, const std::string& ref, std::string partner = "") {
-  as2::HttpAnswer a;
+receivers::HttpAnswer error_answer(const Error& e, const std::string& ref, std::string partner = "") {
+  receivers::HttpAnswer a;
   a.message_id = ref;
   a.status = 500;
   a.headers = {{"Content-Type", kSoapType}};
@@ -72,7 +72,7 @@ std::string strip_angles(std::string v) {
 
 }  // namespace
 
-as2::HttpAnswer Receiver::handle(const as2::HttpRequest& req) {
+receivers::HttpAnswer Receiver::handle(const receivers::HttpRequest& req) {
   // The SOAP envelope and the attachments by Content-ID.
   const std::string content_type = req.header("Content-Type");
   mime::ContentType ct;
@@ -133,9 +133,9 @@ as2::HttpAnswer Receiver::handle(const as2::HttpRequest& req) {
   if (auto known = store_.lookup(claim.key); known.is_ok() && known->has_value()) {
     const store::KeyRecord& k = *known.value();
     if (k.state == store::KeyState::Completed && k.raw_sha256 == claim.raw_sha256) {
-      as2::HttpAnswer a;
+      receivers::HttpAnswer a;
       a.status = k.receipt.status;
-      a.headers = as2::split_headers(k.receipt.headers);
+      a.headers = receivers::split_headers(k.receipt.headers);
       a.body = k.receipt.body;
       a.outcome = "duplicate";
       a.partner = partner->id;
@@ -197,7 +197,7 @@ as2::HttpAnswer Receiver::handle(const as2::HttpRequest& req) {
                              "processed", notes, {}};
   });
 
-  as2::HttpAnswer a;
+  receivers::HttpAnswer a;
   a.partner = partner->id;
   a.message_id = um.message_id;
   a.detail = outcome.detail;
@@ -207,14 +207,14 @@ as2::HttpAnswer Receiver::handle(const as2::HttpRequest& req) {
     case gate::Outcome::Kind::Duplicate:
     case gate::Outcome::Kind::Poison:
       a.status = outcome.receipt.status;
-      a.headers = as2::split_headers(outcome.receipt.headers);
+      a.headers = receivers::split_headers(outcome.receipt.headers);
       a.body = outcome.receipt.body;
       a.outcome = outcome.kind == gate::Outcome::Kind::Processed   ? "processed"
                   : outcome.kind == gate::Outcome::Kind::Duplicate ? "duplicate"
                                                                    : "rejected";
       return a;
     case gate::Outcome::Kind::Conflict: {
-      as2::HttpAnswer e = error_answer(
+      receivers::HttpAnswer e = error_answer(
           ebms_error("EBMS:0004", "conflict: MessageId " + um.message_id + " was already received with different content"),
           um.message_id, partner->id);
       e.outcome = "conflict";
@@ -231,10 +231,10 @@ as2::HttpAnswer Receiver::handle(const as2::HttpRequest& req) {
   return a;
 }
 
-as2::HttpAnswer Receiver::receive(const as2::HttpRequest& req) {
+receivers::HttpAnswer Receiver::receive(const receivers::HttpRequest& req) {
   const auto started = std::chrono::steady_clock::now();
-  as2::HttpAnswer answer = handle(req);
-  as2::log_transport(store_, "as4", answer.message_id, req, answer, started);
+  receivers::HttpAnswer answer = handle(req);
+  receivers::log_transport(store_, "as4", answer.message_id, req, answer, started);
   return answer;
 }
 

@@ -9,7 +9,7 @@
 #include "src/config/partners.h"
 #include "src/gate/gate.h"
 #include "src/gate/interchanges.h"
-#include "src/receivers/as2/receiver.h"  // HttpRequest, HttpAnswer
+#include "src/receivers/http.h"
 #include "src/store/store.h"
 
 namespace edihub::as4 {
@@ -27,10 +27,10 @@ class Receiver {
       : context_(context), gate_(gate), store_(store), intake_(gate, store, *context.partners) {}
 
   // Handles the request and logs one messages row for it.
-  as2::HttpAnswer receive(const as2::HttpRequest& request);
+  receivers::HttpAnswer receive(const receivers::HttpRequest& request);
 
  private:
-  as2::HttpAnswer handle(const as2::HttpRequest& request);
+  receivers::HttpAnswer handle(const receivers::HttpRequest& request);
   const As4Context& context_;
   gate::Gate& gate_;
   store::Store& store_;
