@@ -79,6 +79,7 @@ Error ebms_error(std::string_view code, std::string detail) {
   if (code == "EBMS:0001") e.short_description = "ValueNotRecognized";
   else if (code == "EBMS:0002") e.short_description = "FeatureNotSupported";
   else if (code == "EBMS:0003") e.short_description = "ValueInconsistent";
+  else if (code == "EBMS:0006") e.short_description = "EmptyMessagePartitionChannel", e.severity = "warning";
   else if (code == "EBMS:0009") e.short_description = "InvalidHeader";
   else if (code == "EBMS:0101") e.short_description = "FailedAuthentication";
   else if (code == "EBMS:0102") e.short_description = "FailedDecryption";
@@ -125,7 +126,15 @@ Error parse_user_message(std::string_view xml, UserMessage* out, const Limits& l
   pugi::xml_node messaging = header ? child(header, kEbmsNs, "Messaging") : pugi::xml_node();
   if (!messaging) return ebms_error("EBMS:0009", "no eb:Messaging header");
   pugi::xml_node um = child(messaging, kEbmsNs, "UserMessage");
-  if (!um) return ebms_error("EBMS:0009", "eb:Messaging holds no eb:UserMessage");
+  if (!um) {
+    pugi::xml_node signal = child(messaging, kEbmsNs, "SignalMessage");
+    pugi::xml_node pull = signal ? child(signal, kEbmsNs, "PullRequest") : pugi::xml_node();
+    if (!pull) return ebms_error("EBMS:0009", "eb:Messaging holds no eb:UserMessage");
+    out->message_id = text(child(child(signal, kEbmsNs, "MessageInfo"), kEbmsNs, "MessageId"));
+    std::string mpc = pull.attribute("mpc").value();
+    return ebms_error("EBMS:0006", "no messages are waiting to be pulled on MPC '" +
+                                       (mpc.empty() ? std::string("default") : mpc) + "'");
+  }
 
   UserMessage m;
   pugi::xml_node info = child(um, kEbmsNs, "MessageInfo");
@@ -222,6 +231,7 @@ pugi::xml_node signal_envelope(pugi::xml_document* doc, const SignalInfo& info) 
 
 std::string category_of(std::string_view code) {
   if (code == "EBMS:0009") return "Unpackaging";
+  if (code == "EBMS:0006") return "Communication";
   if (code == "EBMS:0101" || code == "EBMS:0102" || code == "EBMS:0103") return "Processing";
   return "Content";
 }
@@ -245,7 +255,7 @@ std::string build_error(const SignalInfo& info, const Error& error) {
   pugi::xml_node signal = signal_envelope(&doc, info);
   pugi::xml_node e = signal.append_child("eb:Error");
   e.append_attribute("errorCode") = error.code.c_str();
-  e.append_attribute("severity") = "failure";
+  e.append_attribute("severity") = error.severity.c_str();
   e.append_attribute("category") = category_of(error.code).c_str();
   e.append_attribute("shortDescription") = error.short_description.c_str();
   if (!info.ref_to_message_id.empty()) e.append_attribute("refToMessageInError") = info.ref_to_message_id.c_str();

@@ -41,11 +41,12 @@ struct UserMessage {
   std::string xml_copy;
 };
 
-// An ebMS error to answer with (EBMS:0001, 0003, 0004, 0009, 0303 ...).
+// An ebMS error to answer with (EBMS:0001, 0003, 0004, 0006, 0009, 0303 ...).
 struct Error {
   std::string code;               // "EBMS:0009"
   std::string short_description;  // "InvalidHeader"
   std::string detail;             // what was wrong, for the partner's operator
+  std::string severity = "failure";  // "warning" only for EBMS:0006, which is an answer, not a fault
   explicit operator bool() const { return !code.empty(); }
 };
 
@@ -58,7 +59,9 @@ struct Limits {
   size_t max_parts = 100;
 };
 
-// Parses the envelope; fills `out` or returns the error to answer with.
+// Parses the envelope; fills `out` or returns the error to answer with. A
+// PullRequest signal yields EBMS:0006 (nothing to pull: this gateway queues no
+// messages for partners) with out->message_id set to the PullRequest's id.
 Error parse_user_message(std::string_view xml, UserMessage* out, const Limits& limits = {});
 
 // The response signals, as complete SOAP 1.2 envelopes.
@@ -69,7 +72,7 @@ struct SignalInfo {
 };
 // eb:Receipt with a copy of the received UserMessage (the AS4 unsigned form).
 std::string build_receipt(const SignalInfo& info, const UserMessage& received);
-// eb:Error with errorCode, severity failure, category, shortDescription and Description.
+// eb:Error with errorCode, severity, category, shortDescription and Description.
 std::string build_error(const SignalInfo& info, const Error& error);
 
 }  // namespace edihub::as4

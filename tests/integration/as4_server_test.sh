@@ -41,6 +41,12 @@ expect_error broken-no-messaging.as4 EBMS:0009 "no eb:Messaging header"
 expect_error broken-missing-messageid.as4 EBMS:0009 "eb:MessageInfo has no eb:MessageId"
 expect_error broken-unknown-party.as4 EBMS:0001 "unknown sender party 'STRANGER'"
 expect_error broken-bad-gzip.as4 EBMS:0303 "payload cid:payload-1@acme.example is not valid gzip"
+# A PullRequest (the phase4 project's example): nothing is queued for partners,
+# so EBMS:0006 as a warning under HTTP 200, referring to the PullRequest.
+check_eq "pull request" 200 "$(curl -s -o "$WORK/rp" -w '%{http_code}' -X POST -H 'Content-Type: application/soap+xml' \
+  --data-binary @"$REPO/tests/corpus/phase4/soap12test_PullRequest12.xml" "$url")"
+grep -q 'errorCode="EBMS:0006" severity="warning" category="Communication" shortDescription="EmptyMessagePartitionChannel" refToMessageInError="msg123@smallco.example.com"' \
+  "$WORK/rp" || fail "pull request answer: $(head -c 700 "$WORK/rp")"
 # Same MessageId, other content: EBMS:0004, no effect.
 sed 's/as4-sample-856-802@acme.example/as4-sample-810-801@acme.example/' "$REPO/samples/as4/swa-856.as4" >"$WORK/conflict.as4"
 check_eq "conflict" 500 "$(post "$WORK/conflict.as4" "$WORK/r4")"

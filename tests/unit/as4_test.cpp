@@ -39,7 +39,8 @@ TEST_CASE("phase4 files AS4 must refuse, each with its EBMS error") {
   const Case cases[] = {
       {"soap11test_UserMessage.xml", "EBMS:0009", "SOAP 1.1 envelope: AS4 messages use SOAP 1.2"},
       {"soap11test_NoMessaging.xml", "EBMS:0009", "the root element is not a SOAP 1.2 Envelope"},  // a bare eb:Messaging
-      {"soap12test_PullRequest12.xml", "EBMS:0009", "eb:Messaging holds no eb:UserMessage"},
+      {"soap12test_PullRequest12.xml", "EBMS:0006",
+       "no messages are waiting to be pulled on MPC 'http://as4.bigco.example.com/queues/q_456'"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.file);
@@ -48,6 +49,11 @@ TEST_CASE("phase4 files AS4 must refuse, each with its EBMS error") {
     CHECK(e.code == c.code);
     CHECK(e.detail == c.detail);
   }
+  // The PullRequest's own MessageId is what the warning refers to.
+  as4::UserMessage pull;
+  as4::Error warning = as4::parse_user_message(corpus("soap12test_PullRequest12.xml"), &pull);
+  CHECK(warning.severity == "warning");
+  CHECK(pull.message_id == "msg123@smallco.example.com");
   // Malformed PartProperties (tags that do not match): not well-formed XML.
   as4::UserMessage m;
   as4::Error e = as4::parse_user_message(corpus("soap12test_UserMessageWithCompressedPayload12.xml"), &m);

@@ -37,7 +37,7 @@ SignalInfo signal_for(const std::string& ref) {
 receivers::HttpAnswer error_answer(const Error& e, const std::string& ref, std::string partner = "") {
   receivers::HttpAnswer a;
   a.message_id = ref;
-  a.status = 500;
+  a.status = e.severity == "warning" ? 200 : 500;  // a warning (EBMS:0006) is a normal answer
   a.headers = {{"Content-Type", kSoapType}};
   a.body = build_error(signal_for(ref), e);
   a.outcome = "rejected";
@@ -111,7 +111,7 @@ receivers::HttpAnswer Receiver::handle(const receivers::HttpRequest& req) {
   }
 
   UserMessage um;
-  if (Error e = parse_user_message(soap, &um)) return error_answer(e, "");
+  if (Error e = parse_user_message(soap, &um)) return error_answer(e, um.message_id);
 
   // Parties: From must be a partner, To must be us.
   const config::Partner* partner = context_.partners->as4_sender(um.from[0].id, um.from[0].type);
