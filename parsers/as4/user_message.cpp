@@ -79,13 +79,14 @@ Error ebms_error(std::string_view code, std::string detail) {
   if (code == "EBMS:0001") e.short_description = "ValueNotRecognized";
   else if (code == "EBMS:0002") e.short_description = "FeatureNotSupported";
   else if (code == "EBMS:0003") e.short_description = "ValueInconsistent";
-  else if (code == "EBMS:0006") e.short_description = "EmptyMessagePartitionChannel", e.severity = "warning";
+  else if (code == "EBMS:0006") e.short_description = "EmptyMessagePartitionChannel";
   else if (code == "EBMS:0009") e.short_description = "InvalidHeader";
   else if (code == "EBMS:0101") e.short_description = "FailedAuthentication";
   else if (code == "EBMS:0102") e.short_description = "FailedDecryption";
   else if (code == "EBMS:0103") e.short_description = "PolicyNoncompliance";
   else if (code == "EBMS:0303") e.short_description = "DecompressionFailure";
   else e.short_description = "Other";
+  if (code == "EBMS:0006") e.severity = "warning";  // "nothing to pull" is an answer, not a fault
   return e;
 }
 
