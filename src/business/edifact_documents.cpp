@@ -100,6 +100,18 @@ void lin_item(const MessageSegments& s, std::string* id, std::string* type) {
   *type = s.comp(3, 1);
 }
 
+// A line's QTY (C186 6060 quantity, 6411 unit); the first one of its kind
+// wins. Returns false with *error set when the quantity is not a decimal.
+bool read_line_quantity(const MessageSegments& s, const std::string& what, std::string* quantity, std::string* unit,
+                        std::string* error) {
+  if (!quantity->empty()) return true;
+  auto q = decimal_comp(s, 1, 1, what, error);
+  if (!q) return false;
+  *quantity = *q;
+  *unit = s.comp(1, 2);
+  return true;
+}
+
 // Amount of a MOA (C516 5004) in minor units.
 std::optional<int64_t> moa_amount(const MessageSegments& s, std::string* error) {
   std::string qualifier = s.comp(1, 0), v = s.comp(1, 1);
@@ -209,11 +221,7 @@ Extracted extract_desadv(const edi::Interchange& ic, const edi::Message& m, std:
     } else if (tag == "QTY") {
       if (current_line < 0 || s.comp(1, 0) != "12") continue;
       ShipmentLine& line = doc.lines[current_line];
-      if (!line.quantity.empty()) continue;
-      auto q = decimal_comp(s, 1, 1, "QTY+12 despatch quantity (C186 6060)", &error);
-      if (!q) break;
-      line.quantity = *q;
-      line.unit = s.comp(1, 2);
+      if (!read_line_quantity(s, "QTY+12 despatch quantity (C186 6060)", &line.quantity, &line.unit, &error)) break;
     }
   }
   if (!s.error().empty()) error = s.error();
@@ -321,11 +329,7 @@ Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std:
     } else if (tag == "QTY") {
       if (current_line < 0 || s.comp(1, 0) != "47") continue;
       InvoiceLine& line = doc.lines[current_line];
-      if (!line.quantity.empty()) continue;
-      auto q = decimal_comp(s, 1, 1, "QTY+47 invoiced quantity (C186 6060)", &error);
-      if (!q) break;
-      line.quantity = *q;
-      line.unit = s.comp(1, 2);
+      if (!read_line_quantity(s, "QTY+47 invoiced quantity (C186 6060)", &line.quantity, &line.unit, &error)) break;
     } else if (tag == "PRI") {
       if (current_line < 0) continue;
       std::string qualifier = s.comp(1, 0);

@@ -356,15 +356,32 @@ class GateDupWorker : public Worker {
   bool with_log_;
 };
 
-// The floor: one transaction per message, INSERT ... ON CONFLICT DO NOTHING
-// then UPDATE to completed with the receipt, prepared statements reused.
-class FloorWorker : public Worker {
- public:
-  FloorWorker(const std::string& path, const std::string& sync, int thread) : thread_(thread) {
+// A worker on the C API, with the store's connection settings and the
+// transaction statements prepared once.
+class CapiWriteWorker : public Worker {
+ protected:
+  CapiWriteWorker(const std::string& path, const std::string& sync, int thread) : thread_(thread) {
     open_like_store(d_, path, sync);
     begin_ = Stmt(d_.db, "BEGIN IMMEDIATE");
     commit_ = Stmt(d_.db, "COMMIT");
     rollback_ = Stmt(d_.db, "ROLLBACK");
+  }
+  // Reports the step that failed and rolls back an open transaction.
+  bool fail(const char* what, std::string* err) {
+    *err = std::string(what) + ": " + sqlite3_errmsg(d_.db);
+    if (!sqlite3_get_autocommit(d_.db)) rollback_.run();
+    return false;
+  }
+  Db d_;
+  int thread_;
+  Stmt begin_, commit_, rollback_;
+};
+
+// The floor: one transaction per message, INSERT ... ON CONFLICT DO NOTHING
+// then UPDATE to completed with the receipt, prepared statements reused.
+class FloorWorker : public CapiWriteWorker {
+ public:
+  FloorWorker(const std::string& path, const std::string& sync, int thread) : CapiWriteWorker(path, sync, thread) {
     insert_ = Stmt(d_.db,
                    "INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, received_at,"
                    " updated_at, lease_until, attempts, failures, payload_sha256, raw_sha256)"
@@ -396,26 +413,15 @@ class FloorWorker : public Worker {
   }
 
  private:
-  bool fail(const char* what, std::string* err) {
-    *err = std::string(what) + ": " + sqlite3_errmsg(d_.db);
-    rollback_.run();
-    return false;
-  }
-  Db d_;
-  int thread_;
-  Stmt begin_, commit_, rollback_, insert_, update_;
+  Stmt insert_, update_;
 };
 
 // The statements edihub's claim + settle issue today, on the C API with every
 // statement prepared once: separates the cost of the design (two write
 // transactions, the reads, the sequence) from the cost of POCO.
-class ShapeWorker : public Worker {
+class ShapeWorker : public CapiWriteWorker {
  public:
-  ShapeWorker(const std::string& path, const std::string& sync, int thread) : thread_(thread) {
-    open_like_store(d_, path, sync);
-    begin_ = Stmt(d_.db, "BEGIN IMMEDIATE");
-    commit_ = Stmt(d_.db, "COMMIT");
-    rollback_ = Stmt(d_.db, "ROLLBACK");
+  ShapeWorker(const std::string& path, const std::string& sync, int thread) : CapiWriteWorker(path, sync, thread) {
     select_ = Stmt(d_.db,
                    "SELECT protocol, state, received_at, COALESCE(lease_until, 0), attempts, failures,"
                    " payload_sha256, raw_sha256, COALESCE(outcome, ''), COALESCE(error, ''),"
@@ -482,14 +488,7 @@ class ShapeWorker : public Worker {
   }
 
  private:
-  bool fail(const char* what, std::string* err) {
-    *err = std::string(what) + ": " + sqlite3_errmsg(d_.db);
-    if (!sqlite3_get_autocommit(d_.db)) rollback_.run();
-    return false;
-  }
-  Db d_;
-  int thread_;
-  Stmt begin_, commit_, rollback_, select_, insert_, seq_up_, seq_get_, update_;
+  Stmt select_, insert_, seq_up_, seq_get_, update_;
 };
 
 // The duplicate floor: one prepared point read of the stored receipt.

@@ -3,6 +3,7 @@
 // in an anonymous namespace.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -76,6 +77,17 @@ void check_model(const edi::ParseResult& r, uint64_t size) {
     }
   }
   for (const edi::EnvelopeError& e : r.errors) check(e.offset <= size, "file error offset beyond the input");
+}
+
+// The body of an envelope target: parse, check the model, then run the
+// target's acknowledgment checks on each interchange of `standard`.
+void fuzz_envelopes(const uint8_t* data, size_t size, edi::Standard standard,
+                    void (*check_acks)(const edi::Interchange&)) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const edi::ParseResult r = edi::parse(input);
+  check_model(r, size);
+  for (const edi::Interchange& ic : r.interchanges)
+    if (ic.standard == standard) check_acks(ic);
 }
 
 }  // namespace

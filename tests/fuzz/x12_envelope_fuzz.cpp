@@ -106,10 +106,6 @@ void check_acks(const edi::Interchange& ic) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string_view input(reinterpret_cast<const char*>(data), size);
-  const edi::ParseResult r = edi::parse(input);
-  check_model(r, size);
-  for (const edi::Interchange& ic : r.interchanges)
-    if (ic.standard == edi::Standard::X12) check_acks(ic);
+  fuzz_envelopes(data, size, edi::Standard::X12, check_acks);
   return 0;
 }
