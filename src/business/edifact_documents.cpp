@@ -137,13 +137,9 @@ Extracted extract_desadv(const edi::Interchange& ic, const edi::Message& m, std:
   std::vector<uint64_t> line_positions;
   std::vector<bool> line_has_order;
   int from_rank = 99, to_rank = 99;  // preference of the NAD that set ship_from / ship_to
-  uint64_t last_position = m.first_segment;
-  std::string last_tag = "UNH";
 
   while (error.empty() && s.next()) {
     const std::string_view tag = s.tag();
-    last_position = s.position();
-    last_tag = std::string(tag);
     if (tag == "BGM") {
       if (!bgm.seen && !read_bgm(s, &bgm, &error)) break;
     } else if (tag == "DTM") {
@@ -226,9 +222,9 @@ Extracted extract_desadv(const edi::Interchange& ic, const edi::Message& m, std:
   }
   if (!s.error().empty()) error = s.error();
   if (error.empty() && !bgm.seen)
-    error = where(last_position, last_tag) + ": the DESADV has no BGM segment (document number)";
+    error = s.where() + ": the DESADV has no BGM segment (document number)";
   if (error.empty() && doc.document_date.empty())
-    error = where(last_position, last_tag) + ": the DESADV has no DTM+137 (document date)";
+    error = s.where() + ": the DESADV has no DTM+137 (document date)";
   if (error.empty()) {
     for (size_t i = 0; i < doc.lines.size(); ++i) {
       if (doc.lines[i].quantity.empty()) {
@@ -272,8 +268,6 @@ Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std:
   // Summary amounts by MOA qualifier.
   std::optional<int64_t> total86, total77, total9, total39, total128, line_total79, tax176;
   std::optional<int64_t> tax124, tax150;  // summed over the tax groups
-  uint64_t last_position = m.first_segment;
-  std::string last_tag = "UNH";
 
   auto first = [](std::optional<int64_t>* slot, int64_t v) {
     if (!*slot) *slot = v;
@@ -286,8 +280,6 @@ Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std:
 
   while (error.empty() && s.next()) {
     const std::string_view tag = s.tag();
-    last_position = s.position();
-    last_tag = std::string(tag);
     if (tag == "BGM") {
       if (!bgm.seen && !read_bgm(s, &bgm, &error)) break;
     } else if (tag == "DTM") {
@@ -371,7 +363,7 @@ Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std:
     }
   }
   if (!s.error().empty()) error = s.error();
-  const std::string at_end = where(last_position, last_tag);
+  const std::string at_end = s.where();
   if (error.empty() && !bgm.seen)
     error = at_end + ": the INVOIC has no BGM segment (invoice number)";
   if (error.empty()) {

@@ -6,7 +6,9 @@ namespace edihub::business::internal {
 
 MessageSegments::MessageSegments(const edi::Interchange& ic, const edi::Message& m,
                                  std::string_view input)
-    : d_(ic.delimiters), base_(m.span.offset), first_(m.first_segment) {
+    : d_(ic.delimiters), base_(m.span.offset), first_(m.first_segment), position_(m.first_segment) {
+  // Until a segment is read, where() names the message header.
+  seg_.tag = ic.standard == edi::Standard::X12 ? "ST" : "UNH";
   if (m.span.offset > input.size()) {
     error_ = "the message's bytes (offset " + std::to_string(m.span.offset) +
              ") lie outside the input (" + std::to_string(input.size()) + " bytes)";

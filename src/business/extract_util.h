@@ -37,7 +37,8 @@ class MessageSegments {
 
   // 1-based position of the current segment in the input (as EnvelopeError::segment).
   uint64_t position() const { return position_; }
-  // "segment 12 (BSN)" for the current segment.
+  // "segment 12 (BSN)" for the current segment; once next() has returned
+  // false, for the last one read (the message header when none was).
   std::string where() const;
   const std::string& error() const { return error_; }
   const edi::Delimiters& delimiters() const { return d_; }

@@ -91,8 +91,6 @@ Extracted extract_x12_856(const edi::Interchange& ic, const edi::Message& m, std
   int last_order_hl = -1;  // the latest HL of level O
   int current_line = -1;   // index in doc.lines, within the current HL
   std::vector<PendingLine> opened;
-  uint64_t last_position = m.first_segment;
-  std::string last_tag = "ST";
 
   // The order number of the HL chain from `hl` up.
   auto order_of = [&](int hl) {
@@ -105,8 +103,6 @@ Extracted extract_x12_856(const edi::Interchange& ic, const edi::Message& m, std
 
   while (error.empty() && s.next()) {
     const std::string_view tag = s.tag();
-    last_position = s.position();
-    last_tag = std::string(tag);
     if (tag == "BSN") {
       if (have_bsn) continue;
       have_bsn = true;
@@ -195,7 +191,7 @@ Extracted extract_x12_856(const edi::Interchange& ic, const edi::Message& m, std
   }
   if (!s.error().empty()) error = s.error();
   if (error.empty() && !have_bsn)
-    error = where(last_position, last_tag) + ": the 856 has no BSN segment (shipment identification)";
+    error = s.where() + ": the 856 has no BSN segment (shipment identification)";
   if (error.empty()) {
     for (size_t i = 0; i < doc.lines.size(); ++i) {
       if (doc.lines[i].quantity.empty()) {
@@ -220,8 +216,6 @@ Extracted extract_x12_810(const edi::Interchange& ic, const edi::Message& m, std
   std::string error;
   bool have_big = false, have_tds = false, have_cur = false;
   std::optional<int64_t> line_tax, summary_tax;
-  uint64_t last_position = m.first_segment;
-  std::string last_tag = "ST";
 
   auto add_tax = [&](std::optional<int64_t>* sum, int64_t v) {
     auto total = add_minor(sum->value_or(0), v);
@@ -231,8 +225,6 @@ Extracted extract_x12_810(const edi::Interchange& ic, const edi::Message& m, std
 
   while (error.empty() && s.next()) {
     const std::string_view tag = s.tag();
-    last_position = s.position();
-    last_tag = std::string(tag);
     if (tag == "BIG") {
       if (have_big) continue;
       have_big = true;
@@ -319,16 +311,16 @@ Extracted extract_x12_810(const edi::Interchange& ic, const edi::Message& m, std
   }
   if (!s.error().empty()) error = s.error();
   if (error.empty() && !have_big)
-    error = where(last_position, last_tag) + ": the 810 has no BIG segment (invoice date and number)";
+    error = s.where() + ": the 810 has no BIG segment (invoice date and number)";
   if (error.empty() && !have_tds)
-    error = where(last_position, last_tag) +
+    error = s.where() +
             ": the 810 has no TDS segment (total invoice amount); expected TDS after the IT1 lines";
   if (error.empty() && !doc.lines.empty()) {
     int64_t sum = 0;
     for (const auto& line : doc.lines) {
       auto next = add_minor(sum, line.amount_minor);
       if (!next) {
-        error = where(last_position, last_tag) + ": the line amounts add up beyond the supported range";
+        error = s.where() + ": the line amounts add up beyond the supported range";
         break;
       }
       sum = *next;

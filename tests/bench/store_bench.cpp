@@ -883,6 +883,16 @@ int main(int argc, char** argv) {
   const std::vector<std::string> syncs =
       o.sync.empty() ? std::vector<std::string>{"full", "normal"} : std::vector<std::string>{o.sync};
   const std::vector<int> writer_counts = o.writers ? std::vector<int>{o.writers} : std::vector<int>{1, 8};
+  // Labels a finished run, prints it and keeps it for the summary; its database goes.
+  auto record = [&](Run r, const char* section, const char* impl, const std::string& sync, const std::string& path) {
+    r.section = section;
+    r.impl = impl;
+    r.sync = sync;
+    any_errors |= r.stats.errors > 0;
+    print_run(r);
+    runs.push_back(std::move(r));
+    remove_db(path);
+  };
 
   // 1 + 3: new keys, edihub against the floor.
   if (do_new) print_header("new keys: claim + effect + settle per message");
@@ -898,14 +908,7 @@ int main(int argc, char** argv) {
           else workers.push_back(std::make_unique<GateNewWorker>(open_edihub(path, sync), gate, t,
                                                                 i == "edihub_gate+log"));
         }
-        Run r = run_timed(std::move(workers), o.seconds);
-        r.section = "new_keys";
-        r.impl = impl;
-        r.sync = sync;
-        any_errors |= r.stats.errors > 0;
-        print_run(r);
-        runs.push_back(r);
-        remove_db(path);
+        record(run_timed(std::move(workers), o.seconds), "new_keys", impl, sync, path);
       }
     }
   }
@@ -955,14 +958,7 @@ int main(int argc, char** argv) {
             workers.push_back(std::make_unique<GateDupWorker>(open_edihub(path, sync), gate, o.keys, seed,
                                                               std::string(impl) == "edihub_gate+log"));
         }
-        Run r = run_timed(std::move(workers), o.seconds);
-        r.section = "duplicates";
-        r.impl = impl;
-        r.sync = sync;
-        any_errors |= r.stats.errors > 0;
-        print_run(r);
-        runs.push_back(r);
-        remove_db(path);
+        record(run_timed(std::move(workers), o.seconds), "duplicates", impl, sync, path);
       }
     }
   }
