@@ -137,3 +137,64 @@ CREATE TABLE sequences (
   name  TEXT    PRIMARY KEY,
   value INTEGER NOT NULL
 );
+
+-- migration 2: archived requests and conflict answers in the store, outcome words
+-- Captures: the request exactly as received, committed with the message it
+-- belongs to (no file created or fsynced per request).
+CREATE TABLE captures (
+  id          INTEGER PRIMARY KEY,
+  received_at INTEGER NOT NULL,
+  partner_id  TEXT    NOT NULL,
+  protocol    TEXT    NOT NULL,  -- as2, as4
+  message_id  TEXT    NOT NULL,  -- the transport key's message_id
+  raw_sha256  TEXT    NOT NULL,
+  head        BLOB    NOT NULL,  -- request line + header block as received
+  body        BLOB    NOT NULL
+);
+CREATE INDEX captures_received_at ON captures (received_at);
+CREATE INDEX captures_message ON captures (partner_id, message_id);
+
+-- The answer to a conflicting message (same id, other content), by its raw
+-- digest: a partner looping on it gets the same bytes, without a signature.
+CREATE TABLE conflict_receipts (
+  partner_id      TEXT    NOT NULL,
+  message_id      TEXT    NOT NULL,
+  raw_sha256      TEXT    NOT NULL,
+  created_at      INTEGER NOT NULL,
+  receipt_status  INTEGER NOT NULL,
+  receipt_headers TEXT    NOT NULL,
+  receipt_body    BLOB    NOT NULL,
+  PRIMARY KEY (partner_id, message_id, raw_sha256)
+);
+
+-- The message log gains the outcome words poison, in-flight and archived, and
+-- the capture a row belongs to (SQLite cannot alter a CHECK: the table is rebuilt).
+CREATE TABLE messages_v2 (
+  id           INTEGER PRIMARY KEY,
+  received_at  INTEGER NOT NULL,
+  partner_id   TEXT,
+  protocol     TEXT    NOT NULL,
+  transport    TEXT    NOT NULL,
+  transport_id TEXT,
+  message_id   TEXT,
+  outcome      TEXT    NOT NULL CHECK (outcome IN ('processed', 'duplicate', 'conflict', 'rejected', 'poison',
+                                                   'in-flight', 'error', 'archived')),
+  bytes        INTEGER NOT NULL DEFAULT 0,
+  documents    INTEGER NOT NULL DEFAULT 0,
+  duration_ms  INTEGER NOT NULL DEFAULT 0,
+  detail       TEXT,
+  capture_id   INTEGER
+);
+INSERT INTO messages_v2 (id, received_at, partner_id, protocol, transport, transport_id, message_id, outcome,
+                         bytes, documents, duration_ms, detail)
+  SELECT id, received_at, partner_id, protocol, transport, transport_id, message_id, outcome, bytes, documents,
+         duration_ms, detail FROM messages;
+DROP TABLE messages;
+ALTER TABLE messages_v2 RENAME TO messages;
+CREATE INDEX messages_received_at ON messages (received_at);
+CREATE INDEX messages_outcome ON messages (outcome, received_at);
+CREATE INDEX messages_message_id ON messages (partner_id, message_id);
+
+-- Acknowledgments were queued with no destination and never left: they are
+-- the keys' stored receipts already.
+DELETE FROM outbox WHERE destination IS NULL OR destination = '';

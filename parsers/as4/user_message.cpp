@@ -138,6 +138,24 @@ Error parse_user_message(std::string_view xml, UserMessage* out, const Limits& l
   }
 
   UserMessage m;
+  // Header blocks the receiver must process or fault on (SOAP 1.2 part 1, 5.2.3).
+  for (pugi::xml_node block : header.children()) {
+    if (block.type() != pugi::node_element || block == messaging) continue;
+    std::string mu;
+    for (pugi::xml_attribute a : block.attributes()) {
+      std::string_view an = a.name();
+      size_t colon = an.find(':');
+      if (colon == std::string_view::npos || an.substr(colon + 1) != "mustUnderstand") continue;
+      const std::string decl = "xmlns:" + std::string(an.substr(0, colon));
+      for (pugi::xml_node p = block; p; p = p.parent())
+        if (pugi::xml_attribute d = p.attribute(decl.c_str())) {
+          if (std::string_view(d.value()) == kSoap12Ns) mu = a.value();
+          break;
+        }
+    }
+    if (mu == "true" || mu == "1")
+      m.not_understood.push_back({std::string(namespace_of(block)), std::string(local_name(block))});
+  }
   pugi::xml_node info = child(um, kEbmsNs, "MessageInfo");
   if (!info) return ebms_error("EBMS:0009", "eb:UserMessage has no eb:MessageInfo");
   m.timestamp = text(child(info, kEbmsNs, "Timestamp"));
@@ -263,6 +281,34 @@ std::string build_error(const SignalInfo& info, const Error& error) {
   pugi::xml_node d = e.append_child("eb:Description");
   d.append_attribute("xml:lang") = "en";
   d.text() = error.detail.c_str();
+  StringWriter w;
+  doc.save(w, "", pugi::format_raw | pugi::format_no_declaration);
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + w.out;
+}
+
+}  // namespace edihub::as4
+
+namespace edihub::as4 {
+
+std::string build_must_understand_fault(const std::vector<std::pair<std::string, std::string>>& blocks) {
+  pugi::xml_document doc;
+  pugi::xml_node env = doc.append_child("env:Envelope");
+  env.append_attribute("xmlns:env") = std::string(kSoap12Ns).c_str();
+  pugi::xml_node header = env.append_child("env:Header");
+  int n = 0;
+  for (const auto& [ns, local] : blocks) {
+    const std::string prefix = "h" + std::to_string(++n);
+    pugi::xml_node nu = header.append_child("env:NotUnderstood");
+    nu.append_attribute("qname") = (prefix + ":" + local).c_str();
+    nu.append_attribute(("xmlns:" + prefix).c_str()) = ns.c_str();
+  }
+  pugi::xml_node fault = env.append_child("env:Body").append_child("env:Fault");
+  fault.append_child("env:Code").append_child("env:Value").text() = "env:MustUnderstand";
+  pugi::xml_node text = fault.append_child("env:Reason").append_child("env:Text");
+  text.append_attribute("xml:lang") = "en";
+  std::string names;
+  for (const auto& b : blocks) names += (names.empty() ? "" : ", ") + b.second + " (" + b.first + ")";
+  text.text() = ("header blocks marked mustUnderstand that this gateway does not process: " + names).c_str();
   StringWriter w;
   doc.save(w, "", pugi::format_raw | pugi::format_no_declaration);
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + w.out;

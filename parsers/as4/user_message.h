@@ -36,6 +36,10 @@ struct UserMessage {
   std::string agreement_ref, service, service_type, action, conversation_id;
   Properties message_properties;
   std::vector<PartInfo> parts;
+  // SOAP header blocks other than eb:Messaging with mustUnderstand="true"
+  // (namespace, local name), e.g. wsse:Security: the receiver must process
+  // them or answer a MustUnderstand fault, never a Receipt.
+  std::vector<std::pair<std::string, std::string>> not_understood;
   // The eb:UserMessage element as received, with the namespace declarations in
   // scope added: what an unsigned Receipt carries back.
   std::string xml_copy;
@@ -74,5 +78,8 @@ struct SignalInfo {
 std::string build_receipt(const SignalInfo& info, const UserMessage& received);
 // eb:Error with errorCode, severity, category, shortDescription and Description.
 std::string build_error(const SignalInfo& info, const Error& error);
+// A SOAP 1.2 MustUnderstand fault naming the header blocks not processed
+// (env:NotUnderstood, SOAP 1.2 part 1, 5.4.8).
+std::string build_must_understand_fault(const std::vector<std::pair<std::string, std::string>>& blocks);
 
 }  // namespace edihub::as4

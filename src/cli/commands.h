@@ -1,14 +1,36 @@
 // The subcommands of the `edihub` binary. Each returns the process exit code.
 #pragma once
 
-#include <iosfwd>
+#include <exception>
+#include <ostream>
+#include <string>
 
 #include "src/cli/args.h"
 
 namespace edihub::cli {
 
 // Exit codes shared by every command.
-enum Exit : int { kOk = 0, kProblems = 1, kUsage = 2, kStoreUnavailable = 3 };
+// kInternal: an exception escaped the command (a bug): nothing it reported is
+// known to be complete.
+enum Exit : int { kOk = 0, kProblems = 1, kUsage = 2, kStoreUnavailable = 3, kInternal = 4 };
+
+using RunCommand = int (*)(const Args& args, std::ostream& out, std::ostream& err);
+
+// Runs a command so that no exception ends the process with abort() and a
+// core dump: it prints "edihub <name>: internal error: <what>" on `err` and
+// returns kInternal. Commands report expected failures as values; this is
+// the last line for a bug or a library that throws.
+inline int run_guarded(const std::string& name, RunCommand run, const Args& args, std::ostream& out,
+                       std::ostream& err) {
+  try {
+    return run(args, out, err);
+  } catch (const std::exception& e) {
+    err << "edihub " << name << ": internal error: " << e.what() << "\n";
+  } catch (...) {
+    err << "edihub " << name << ": internal error: an exception that is not a std::exception\n";
+  }
+  return kInternal;
+}
 
 const CommandSpec& inspect_spec();
 // `edihub inspect [--json] FILE...`: every interchange found, with its errors.
@@ -25,6 +47,10 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err);
 const CommandSpec& serve_spec();
 // `edihub serve [--config FILE]`: the gateway (AS2 so far).
 int run_serve(const Args& args, std::ostream& out, std::ostream& err);
+
+const CommandSpec& archive_spec();
+// `edihub archive list|export ...`: the captures kept in the store.
+int run_archive(const Args& args, std::ostream& out, std::ostream& err);
 
 const CommandSpec& status_spec();
 // `edihub status [--db URI] [--json]`: keys, outcomes, row counts, store size.

@@ -2,6 +2,7 @@
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Stringifier.h>
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -21,13 +22,17 @@ std::string party(const edi::Interchange& ic, const edi::Party& p) {
   return p.qualifier.empty() ? p.id : p.id + ":" + p.qualifier;
 }
 
-Object::Ptr error_json(const edi::EnvelopeError& e) {
+Object::Ptr error_json(const std::string& code, uint64_t segment, uint64_t offset, const std::string& message) {
   Object::Ptr o = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
-  o->set("code", std::string(edi::code_name(e.code)));
-  o->set("segment", e.segment);
-  o->set("offset", e.offset);
-  o->set("message", e.text);
+  o->set("code", code);
+  o->set("segment", segment);
+  o->set("offset", offset);
+  o->set("message", message);
   return o;
+}
+
+Object::Ptr error_json(const edi::EnvelopeError& e) {
+  return error_json(std::string(edi::code_name(e.code)), e.segment, e.offset, e.text);
 }
 
 Object::Ptr interchange_json(const edi::Interchange& ic) {
@@ -95,6 +100,98 @@ void print_text(std::ostream& out, const std::string& file, const edi::Interchan
   }
 }
 
+// File-level errors are printed after the file's interchanges. A file of
+// garbage can produce one per junk run, so only the first kMaxFileErrors are
+// held and the rest are counted.
+constexpr size_t kMaxFileErrors = 1000;
+
+struct FileErrors {
+  std::vector<edi::EnvelopeError> kept;
+  uint64_t dropped = 0;
+  uint64_t first_dropped_offset = 0, first_dropped_segment = 0;
+
+  void add(edi::EnvelopeError&& e) {
+    if (kept.size() < kMaxFileErrors) {
+      kept.push_back(std::move(e));
+      return;
+    }
+    if (dropped++ == 0) {
+      first_dropped_offset = e.offset;
+      first_dropped_segment = e.segment;
+    }
+  }
+  bool empty() const { return kept.empty(); }
+  std::string summary() const {
+    return std::to_string(dropped) + " more errors after the first " + std::to_string(kMaxFileErrors) +
+           " were dropped; the first dropped one is at byte " + std::to_string(first_dropped_offset);
+  }
+};
+
+// The tail of a file's JSON document: `],"errors":[...]}` and the newline
+// (the head and the interchanges are already written).
+void write_json_tail(std::ostream& out, bool read, const std::string& io_error, const FileErrors& errors) {
+  Array::Ptr arr = new Array;
+  if (!read) arr->add(error_json("IO_ERROR", 0, 0, io_error));
+  for (const auto& e : errors.kept) arr->add(error_json(e));
+  if (errors.dropped > 0)
+    arr->add(error_json("TOO_MANY_ERRORS", errors.first_dropped_segment, errors.first_dropped_offset,
+                             errors.summary()));
+  out << "],\"errors\":";
+  Poco::JSON::Stringifier::stringify(arr, out);
+  out << "}\n";
+}
+
+void write_text_errors(std::ostream& out, std::ostream& err, const std::string& file, bool read,
+                       const std::string& io_error, const FileErrors& errors) {
+  if (!read) err << "edihub inspect: " << io_error << "\n";
+  for (const auto& e : errors.kept)
+    out << file << ": error " << edi::code_name(e.code) << " at byte " << e.offset << ": " << e.text << "\n";
+  if (errors.dropped > 0)
+    out << file << ": error TOO_MANY_ERRORS at byte " << errors.first_dropped_offset << ": " << errors.summary()
+        << "\n";
+}
+
+// One file, streamed: with --json the document is written as the parser goes,
+// `{"file":...,"interchanges":[` first, so memory does not grow with the
+// number of interchanges. False when the file had any problem.
+bool inspect_file(const std::string& file, bool json, std::ostream& out, std::ostream& err) {
+  if (json) {
+    out << "{\"file\":";
+    Poco::JSON::Stringifier::formatString(file, out);
+    out << ",\"interchanges\":[";
+  }
+  bool ok = true;
+  uint64_t count = 0;
+  FileErrors errors;
+  std::string io_error;
+  bool read = stream_edi_file(
+      file, edi::ParseOptions{},
+      [&](edi::Interchange&& ic) {
+        if (!ic.ok()) ok = false;
+        if (!json) {
+          print_text(out, file, ic);
+        } else {
+          if (count > 0) out << ',';
+          Poco::JSON::Stringifier::stringify(interchange_json(ic), out);
+        }
+        ++count;
+      },
+      [&](edi::EnvelopeError&& e) { errors.add(std::move(e)); }, &io_error);
+  if (read && count == 0 && errors.empty()) {
+    edi::EnvelopeError e;
+    e.code = edi::ErrorCode::UnknownStart;
+    e.text = "no interchange found (empty file?)";
+    errors.add(std::move(e));
+  }
+  if (!read || !errors.empty()) ok = false;
+  if (json) {
+    write_json_tail(out, read, io_error, errors);
+  } else {
+    write_text_errors(out, err, file, read, io_error, errors);
+  }
+  return ok;
+}
+
 }  // namespace
 
 const CommandSpec& inspect_spec() {
@@ -112,56 +209,8 @@ const CommandSpec& inspect_spec() {
 int run_inspect(const Args& args, std::ostream& out, std::ostream& err) {
   const bool json = args.flag("json");
   bool all_ok = true;
-  for (const std::string& file : args.positional) {
-    std::vector<edi::Interchange> interchanges;
-    std::vector<edi::EnvelopeError> file_errors;
-    std::string io_error;
-    bool any_interchange = false;
-    bool read = stream_edi_file(
-        file, edi::ParseOptions{},
-        [&](edi::Interchange&& ic) {
-          any_interchange = true;
-          if (!ic.ok()) all_ok = false;
-          if (json) {
-            interchanges.push_back(std::move(ic));
-          } else {
-            print_text(out, file, ic);
-          }
-        },
-        [&](edi::EnvelopeError&& e) { file_errors.push_back(std::move(e)); }, &io_error);
-    if (read && interchanges.empty() && file_errors.empty() && !any_interchange) {
-      edi::EnvelopeError e;
-      e.code = edi::ErrorCode::UnknownStart;
-      e.text = "no interchange found (empty file?)";
-      file_errors.push_back(std::move(e));
-    }
-    if (!read || !file_errors.empty()) all_ok = false;
-    if (json) {
-      Object::Ptr doc = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
-      doc->set("file", file);
-      Array::Ptr ics = new Array;
-      for (const auto& ic : interchanges) ics->add(interchange_json(ic));
-      doc->set("interchanges", ics);
-      Array::Ptr errors = new Array;
-      if (!read) {
-        Object::Ptr o = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
-        o->set("code", "IO_ERROR");
-        o->set("segment", 0);
-        o->set("offset", 0);
-        o->set("message", io_error);
-        errors->add(o);
-      }
-      for (const auto& e : file_errors) errors->add(error_json(e));
-      doc->set("errors", errors);
-      Poco::JSON::Stringifier::stringify(doc, out);
-      out << "\n";
-    } else {
-      if (!read) err << "edihub inspect: " << io_error << "\n";
-      for (const auto& e : file_errors)
-        out << file << ": error " << edi::code_name(e.code) << " at byte " << e.offset << ": "
-            << e.text << "\n";
-    }
-  }
+  for (const std::string& file : args.positional)
+    if (!inspect_file(file, json, out, err)) all_ok = false;
   return all_ok ? kOk : kProblems;
 }
 

@@ -12,7 +12,7 @@ using edihub::cli::CommandSpec;
 
 struct Command {
   const CommandSpec& spec;
-  int (*run)(const Args&, std::ostream&, std::ostream&);
+  edihub::cli::RunCommand run;
 };
 
 const std::vector<Command>& commands() {
@@ -21,6 +21,7 @@ const std::vector<Command>& commands() {
       {edihub::cli::replay_spec(), edihub::cli::run_replay},
       {edihub::cli::purge_spec(), edihub::cli::run_purge},
       {edihub::cli::status_spec(), edihub::cli::run_status},
+      {edihub::cli::archive_spec(), edihub::cli::run_archive},
       {edihub::cli::serve_spec(), edihub::cli::run_serve},
   };
   return all;
@@ -66,7 +67,7 @@ int main(int argc, char** argv) {
       std::cout << edihub::cli::command_help(c.spec);
       return edihub::cli::kOk;
     }
-    return c.run(*parsed, std::cout, std::cerr);
+    return edihub::cli::run_guarded(c.spec.name, c.run, *parsed, std::cout, std::cerr);
   }
   std::cerr << "edihub: unknown command '" << args[0] << "'\n\n";
   usage(std::cerr);

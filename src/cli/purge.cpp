@@ -35,8 +35,8 @@ const CommandSpec& purge_spec() {
        {"older-than", "DURATION", "override the retention of keys, e.g. 36h, 7d, 0s"},
        {"partner", "ID", "only this partner's keys"},
        {"batch", "N", "keys deleted per transaction, default 1000"},
-       {"archive", "DIR", "archived AS2 requests, default data/archive"},
-       {"archive-days", "N", "retention of archived requests, default 90"},
+       {"archive-days", "N", "retention of archived requests (captures in the store), default 90"},
+       {"archive", "DIR", "also expire capture files an older edihub wrote to DIR (*.as2)"},
        {"dry-run", "", "count what would go, delete nothing"},
        {"json", "", "print the counts as one JSON object"}}};
   return spec;
@@ -136,21 +136,35 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     if (dry_run || m.value() < batch) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  // Archived raw requests: files older than their retention.
-  int64_t archives = 0;
-  const std::string archive_dir = args.value("archive", "data/archive");
+  // Archived requests: captures in the store older than their retention.
   const int archive_days = args.value("archive-days").empty() ? 90 : std::atoi(args.value("archive-days").c_str());
-  std::error_code ec;
-  if (std::filesystem::is_directory(archive_dir, ec)) {
+  const int64_t capture_cutoff = now.value() - (older_than ? *older_than : archive_days * kDay);
+  int64_t archives = 0;
+  while (true) {
+    auto c = store->purge_captures(capture_cutoff, batch, dry_run);
+    if (!c.is_ok()) {
+      err << "edihub purge: " << c.status().message() << "\n";
+      return kStoreUnavailable;
+    }
+    archives += c.value();
+    if (dry_run || c.value() < batch) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  // Capture files of an older edihub, when asked for.
+  if (const std::string dir = args.value("archive"); !dir.empty()) {
+    std::error_code ec;
     const auto cutoff = std::filesystem::file_time_type::clock::now() -
                         std::chrono::milliseconds(older_than ? *older_than : archive_days * kDay);
-    for (auto it = std::filesystem::recursive_directory_iterator(archive_dir, ec);
-         it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-      if (ec) break;
+    for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
       if (!it->is_regular_file(ec) || it->path().extension() != ".as2") continue;
       if (it->last_write_time(ec) >= cutoff) continue;
       ++archives;
       if (!dry_run) std::filesystem::remove(it->path(), ec);
+    }
+    if (ec) {
+      err << "edihub purge: " << dir << ": " << ec.message() << "\n";
+      return kProblems;
     }
   }
   const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(

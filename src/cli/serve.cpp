@@ -2,7 +2,6 @@
 // GET /healthz, graceful stop on SIGTERM or SIGINT.
 #include <signal.h>
 
-#include <Poco/Net/SSLManager.h>
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
 
@@ -18,7 +17,7 @@ namespace edihub::cli {
 const CommandSpec& serve_spec() {
   static const CommandSpec spec{
       "serve",
-      "Runs the gateway: AS2 on POST /as2, health on GET /healthz.\n"
+      "Runs the gateway: AS2 on POST /as2, AS4 on POST /as4, GET /healthz and /readyz.\n"
       "Without --config: 127.0.0.1:8080, store sqlite:data/edihub.db, partners/, and the demo\n"
       "identity EDIHUB (partners/certs). SIGTERM or SIGINT stops it after requests in flight.",
       "",
@@ -45,11 +44,12 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
     err << "edihub serve: " << partners.status().message() << "\n";
     return kUsage;
   }
-  auto context = as2::As2Context::from_config(gw, partners.value());
-  if (!context.is_ok()) {
-    err << "edihub serve: " << context.status().message() << "\n";
+  auto as2_settings = as2::Settings::from_config(gw, partners.value());
+  if (!as2_settings.is_ok()) {
+    err << "edihub serve: " << as2_settings.status().message() << "\n";
     return kUsage;
   }
+  as2_settings->partners = &partners.value();
   {
     // Open once here: migrations run before the first request, and a store
     // that cannot be opened stops the start with a clear message.
@@ -75,24 +75,19 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   delivery_options.max_attempts = gw.outbox_max_attempts;
   delivery_options.json_log = gw.log_format == "json";
   server::OutboxDelivery delivery(gw.store_uri, delivery_options);
-  context.value().queued = [&delivery] { delivery.wake(); };
 
   gate::GateOptions gate_options;
   gate_options.lease_ms = gw.lease_seconds * 1000LL;
   gate_options.inflight_wait_ms = gw.wait_seconds * 1000LL;
   gate::Gate gate{gate_options};
-  as4::As4Context as4_context;
-  as4_context.our_party_id = gw.as4_party_id;
-  as4_context.our_party_type = gw.as4_party_type;
-  as4_context.partners = &partners.value();
-  server::Server server(gw, context.value(), as4_context, gate);
+  const as4::Settings as4_settings{gw.as4_party_id, gw.as4_party_type, &partners.value()};
+  server::Server server(gw, partners.value(), as2_settings.value(), as4_settings, gate, [&delivery] { delivery.wake(); });
   Status started = server.start();
   if (!started.is_ok()) {
     err << "edihub serve: " << started.message() << "\n";
     return kStoreUnavailable;
   }
   curl_global_init(CURL_GLOBAL_DEFAULT);
-  Poco::Net::initializeSSL();
   delivery.start();
   out << "edihub: AS2 id " << gw.as2_id << " listening on " << (gw.tls_cert.empty() ? "http" : "https") << "://" << gw.address << ":" << server.port()
       << gw.as2_path << " (store " << gw.store_uri << ", " << partners->all().size() << " partners)" << std::endl;

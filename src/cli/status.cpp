@@ -61,7 +61,7 @@ int run_status(const Args& args, std::ostream& out, std::ostream& err) {
     o.set("oldest_received_at", r.oldest_received_ms ? Poco::Dynamic::Var(iso(r.oldest_received_ms)) : Poco::Dynamic::Var());
     o.set("newest_received_at", r.newest_received_ms ? Poco::Dynamic::Var(iso(r.newest_received_ms)) : Poco::Dynamic::Var());
     Poco::JSON::Object::Ptr day = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
-    for (const char* outcome : {"processed", "duplicate", "conflict", "rejected", "error"}) {
+    for (const char* outcome : {"processed", "duplicate", "conflict", "rejected", "poison", "in-flight", "error", "archived"}) {
       auto it = r.outcomes_24h.find(outcome);
       day->set(outcome, it == r.outcomes_24h.end() ? 0 : it->second);
     }
@@ -81,7 +81,7 @@ int run_status(const Args& args, std::ostream& out, std::ostream& err) {
     out << "  " << k.partner_id << "  " << k.protocol << "  " << k.state << "  " << k.keys << "\n";
   out << "received: oldest " << iso(r.oldest_received_ms) << ", newest " << iso(r.newest_received_ms) << "\n";
   out << "last 24h:";
-  for (const char* outcome : {"processed", "duplicate", "conflict", "rejected", "error"}) {
+  for (const char* outcome : {"processed", "duplicate", "conflict", "rejected", "poison", "in-flight", "error", "archived"}) {
     auto it = r.outcomes_24h.find(outcome);
     out << " " << outcome << " " << (it == r.outcomes_24h.end() ? 0 : it->second);
   }

@@ -25,7 +25,6 @@ Result<Gateway> Gateway::load(const std::string& path) {
     return (p.is_absolute() ? p : dir / p).lexically_normal().string();
   };
   Gateway g;
-  g.archive_dir = resolve("data/archive");
   for (pugi::xml_node id : root.children("identity")) {
     if (std::string as2 = id.attribute("as2-id").as_string(); !as2.empty()) g.as2_id = as2;
     if (std::string as4 = id.attribute("as4-party-id").as_string(); !as4.empty()) g.as4_party_id = as4;
@@ -56,15 +55,27 @@ Result<Gateway> Gateway::load(const std::string& path) {
   }
   if (pugi::xml_node p = root.child("partners")) g.partners_dir = resolve(p.attribute("dir").as_string("partners"));
   if (pugi::xml_node a = root.child("archive")) {
-    g.archive_dir = resolve(a.attribute("dir").as_string("data/archive"));
+    // `dir` was where captures went before they moved into the store: ignored.
+    g.archive = a.attribute("enabled").as_bool(true);
     g.archive_retention_days = a.attribute("retention-days").as_int(90);
   }
   if (pugi::xml_node l = root.child("limits")) {
     g.max_body_bytes = l.attribute("max-body-bytes").as_ullong(g.max_body_bytes);
     g.threads = l.attribute("threads").as_int(g.threads);
     g.queue = l.attribute("queue").as_int(g.queue);
-    g.read_timeout_seconds = l.attribute("read-timeout-seconds").as_int(g.read_timeout_seconds);
+    g.head_timeout_seconds = l.attribute("head-timeout-seconds").as_int(g.head_timeout_seconds);
+    g.request_timeout_seconds = l.attribute("request-timeout-seconds").as_int(g.request_timeout_seconds);
+    g.max_connections = l.attribute("max-connections").as_int(g.max_connections);
+    g.max_connections_per_client = l.attribute("max-connections-per-client").as_int(g.max_connections_per_client);
+    g.max_buffered_bytes = l.attribute("max-buffered-bytes").as_ullong(g.max_buffered_bytes);
+    g.max_message_unwrap_bytes = l.attribute("max-message-unwrap-bytes").as_ullong(g.max_message_unwrap_bytes);
+    g.max_unwrap_bytes = l.attribute("max-unwrap-bytes").as_ullong(g.max_unwrap_bytes);
   }
+  if (g.head_timeout_seconds < 1 || g.request_timeout_seconds < 1 || g.max_connections < 1 ||
+      g.max_connections_per_client < 1 || g.max_buffered_bytes < g.max_body_bytes ||
+      g.max_unwrap_bytes < g.max_message_unwrap_bytes)
+    return Status::invalid(path + ": <limits> timeouts >= 1 s, connection caps >= 1, max-buffered-bytes >= "
+                                  "max-body-bytes, max-unwrap-bytes >= max-message-unwrap-bytes");
   if (pugi::xml_node o = root.child("outbox")) {
     g.outbox_first_retry_seconds = o.attribute("first-retry-seconds").as_int(g.outbox_first_retry_seconds);
     g.outbox_max_attempts = o.attribute("max-attempts").as_int(g.outbox_max_attempts);

@@ -8,8 +8,11 @@
 //     </listen>
 //     <store uri="sqlite:data/edihub.db"/>
 //     <partners dir="partners"/>
-//     <archive dir="data/archive" retention-days="90"/>
-//     <limits max-body-bytes="104857600" threads="8" queue="64" read-timeout-seconds="60"/>
+//     <archive enabled="true" retention-days="90"/>   (captures, kept in the store)
+//     <limits max-body-bytes="104857600" threads="8" queue="64" head-timeout-seconds="10"
+//             request-timeout-seconds="120" max-connections="512" max-connections-per-client="64"
+//             max-buffered-bytes="536870912" max-message-unwrap-bytes="104857600"
+//             max-unwrap-bytes="1073741824"/>
 //     <outbox first-retry-seconds="5" max-attempts="12"/>  (async MDN delivery)
 //     <gate lease-seconds="300" wait-seconds="10"/>
 //     <log format="text|json"/>   (a crashed worker's keys are taken
@@ -38,12 +41,18 @@ struct Gateway {
   std::string tls_cert, tls_key;  // both empty: plain HTTP
   std::string store_uri = "sqlite:data/edihub.db";
   std::string partners_dir = "partners";
-  std::string archive_dir = "data/archive";
+  bool archive = true;  // keep every accepted request as a capture in the store
   int archive_retention_days = 90;
   size_t max_body_bytes = 100u << 20;
   int threads = 8;
   int queue = 64;
-  int read_timeout_seconds = 60;
+  int head_timeout_seconds = 10;      // connection (or previous answer) to the end of the head
+  int request_timeout_seconds = 120;  // end of the head to the end of the body
+  int max_connections = 512;
+  int max_connections_per_client = 64;
+  size_t max_buffered_bytes = 512u << 20;       // request bodies in memory, all connections
+  size_t max_message_unwrap_bytes = 100u << 20;  // one message's layers, all together
+  size_t max_unwrap_bytes = 1u << 30;           // being unwrapped at once, gateway-wide
   int outbox_first_retry_seconds = 5;
   int outbox_max_attempts = 12;
   std::string log_format = "text";  // or "json": one JSON object per line

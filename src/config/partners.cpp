@@ -1,10 +1,17 @@
 #include "src/config/partners.h"
 
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <pugixml.hpp>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <memory>
+#include <optional>
 
 namespace edihub::config {
 
@@ -16,11 +23,159 @@ bool matches(const edi::Party& configured, const edi::Party& actual, bool qualif
   return configured.qualifier == actual.qualifier;
 }
 
+// The file's bytes, read here rather than by pugixml, whose "file not found"
+// would hide the reason (permission denied, a directory ...).
+Result<std::string> read_bytes(const std::string& name) {
+  int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::invalid(name + ": cannot read: " + std::strerror(errno));
+  std::string bytes;
+  char buf[16384];
+  while (true) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      std::string why = std::strerror(errno);
+      ::close(fd);
+      return Status::invalid(name + ": cannot read: " + why);
+    }
+    if (n == 0) break;
+    bytes.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return bytes;
+}
+
+// --- Async-MDN URLs -------------------------------------------------------
+// A Receipt-Delivery-Option URL makes this gateway POST to wherever it points,
+// so the allow-list compares URLs as the HTTP client will use them: parsed by
+// libcurl (the client of the outbox), dot segments resolved, percent-encoding
+// normalised first so that %2e%2e cannot hide a "..".
+
+// An http(s) URL reduced to what the allow-list compares.
+struct MdnUrl {
+  std::string scheme, host, port;  // lower case; port made explicit (80/443)
+  std::string path;                // "/" at least, dot segments resolved
+  bool any_port = false;           // prefix "http://host:" (empty port): the demo profile's form
+};
+
+bool unreserved(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// RFC 3986 6.2.2: %XX of an unreserved character becomes the character, the
+// hex of the others upper case. False on a '%' without two hex digits.
+bool normalise_percent(const std::string& in, std::string* out) {
+  out->clear();
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] != '%') {
+      out->push_back(in[i]);
+      continue;
+    }
+    if (i + 2 >= in.size() || !std::isxdigit(static_cast<unsigned char>(in[i + 1])) ||
+        !std::isxdigit(static_cast<unsigned char>(in[i + 2])))
+      return false;
+    const char c = static_cast<char>(std::stoi(in.substr(i + 1, 2), nullptr, 16));
+    if (unreserved(c)) {
+      out->push_back(c);
+    } else {
+      out->push_back('%');
+      out->push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(in[i + 1]))));
+      out->push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(in[i + 2]))));
+    }
+    i += 2;
+  }
+  return true;
+}
+
+// Checks on the raw text that libcurl would be lenient about: it accepts
+// "http:/host" and "http:///host", keeps a backslash in the path as a path
+// character (some servers read it as '/'), and passes non-ASCII bytes.
+Status check_url_text(const std::string& url) {
+  for (char c : url) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u >= 0x7f) return Status::invalid("control character, space or non-ASCII byte in the URL");
+    if (c == '\\') return Status::invalid("backslash in the URL");
+  }
+  const std::string head = lower(url.substr(0, 8));
+  const size_t slashes = head.rfind("https://", 0) == 0 ? 8 : head.rfind("http://", 0) == 0 ? 7 : 0;
+  if (slashes == 0) return Status::invalid("the scheme must be http:// or https://");
+  if (url.size() == slashes || url[slashes] == '/') return Status::invalid("no host after the scheme");
+  return Status::ok();
+}
+
+// True when the authority of `url` (already checked) ends in ':' (no port digits).
+bool empty_port(const std::string& url) {
+  const size_t start = url.find("://") + 3;
+  const size_t end = url.find_first_of("/?#", start);
+  const std::string authority = url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  return !authority.empty() && authority.back() == ':';
+}
+
+using CurlUrl = std::unique_ptr<CURLU, decltype(&curl_url_cleanup)>;
+
+// One part of a parsed URL, or nullopt when it is absent.
+std::optional<std::string> url_part(const CurlUrl& h, CURLUPart part, unsigned int flags = 0) {
+  char* value = nullptr;
+  if (curl_url_get(h.get(), part, &value, flags) != CURLUE_OK) return std::nullopt;
+  std::string s(value);
+  curl_free(value);
+  return s;
+}
+
+// `url` as the allow-list compares it. A prefix may not carry a query; the
+// error texts say what is wrong without repeating the URL.
+Result<MdnUrl> parse_mdn_url(const std::string& url, bool is_prefix) {
+  Status text = check_url_text(url);
+  if (!text.is_ok()) return text;
+  std::string normal;
+  if (!normalise_percent(url, &normal)) return Status::invalid("'%' not followed by two hex digits");
+  CurlUrl h(curl_url(), curl_url_cleanup);
+  if (!h) return Status::invalid("out of memory parsing the URL");
+  // Without CURLU_PATH_AS_IS libcurl resolves "." and ".." segments.
+  CURLUcode rc = curl_url_set(h.get(), CURLUPART_URL, normal.c_str(), 0);
+  if (rc != CURLUE_OK) return Status::invalid(curl_url_strerror(rc));
+  if (url_part(h, CURLUPART_USER) || url_part(h, CURLUPART_PASSWORD))
+    return Status::invalid("user info (user@host) is not allowed");
+  if (url_part(h, CURLUPART_FRAGMENT)) return Status::invalid("a fragment (#...) is not allowed");
+  if (is_prefix && url_part(h, CURLUPART_QUERY)) return Status::invalid("a prefix cannot have a query (?...)");
+  MdnUrl out;
+  out.scheme = lower(url_part(h, CURLUPART_SCHEME).value_or(""));
+  out.host = lower(url_part(h, CURLUPART_HOST).value_or(""));
+  out.port = url_part(h, CURLUPART_PORT, CURLU_DEFAULT_PORT).value_or("");
+  out.path = url_part(h, CURLUPART_PATH).value_or("/");
+  if (out.path.empty()) out.path = "/";
+  out.any_port = is_prefix && empty_port(normal);
+  if (out.host.empty() || out.port.empty()) return Status::invalid("no host or port");
+  // An encoded '/' or '\' is a path separator to some servers: it could step
+  // out of the prefix after the check.
+  if (out.path.find("%2F") != std::string::npos || out.path.find("%5C") != std::string::npos)
+    return Status::invalid("an encoded '/' or '\\' in the path is not allowed");
+  return out;
+}
+
+// Same scheme, host and port, and the path under the prefix's path on a
+// segment boundary: "/mdn" covers "/mdn", "/mdn/x", not "/mdnx" nor "/mdn-admin".
+bool under_prefix(const MdnUrl& prefix, const MdnUrl& url) {
+  if (url.scheme != prefix.scheme || url.host != prefix.host) return false;
+  if (!prefix.any_port && url.port != prefix.port) return false;
+  const std::string& p = prefix.path;
+  if (url.path.compare(0, p.size(), p) != 0) return false;
+  return p.back() == '/' || url.path.size() == p.size() || url.path[p.size()] == '/';
+}
+
 Result<Partner> read_partner(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  Result<std::string> bytes = read_bytes(name);
+  if (!bytes.is_ok()) return bytes.status();
   pugi::xml_document doc;
   // No DTDs or entities: partner files are configuration, but keep the parser strict.
-  pugi::xml_parse_result parsed = doc.load_file(file.c_str(), pugi::parse_default & ~pugi::parse_doctype);
-  const std::string name = file.string();
+  pugi::xml_parse_result parsed = doc.load_buffer(bytes->data(), bytes->size(),
+                                                  pugi::parse_default & ~pugi::parse_doctype);
   if (!parsed)
     return Status::invalid(name + ": XML error at byte " + std::to_string(parsed.offset) + ": " +
                            parsed.description());
@@ -72,9 +227,15 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     p.require_encryption = sec.attribute("require-encryption").as_bool(false);
   }
   for (pugi::xml_node m : root.children("mdn")) {
-    std::string prefix = m.attribute("async-url-allow").as_string();
-    if (prefix.rfind("https://", 0) != 0 && prefix.rfind("http://", 0) != 0)
-      return Status::invalid(name + ": <mdn async-url-allow> must be an http(s) URL prefix, not '" + prefix + "'");
+    if (m.attribute("allow-md5").as_bool(false)) p.mdn_allow_md5 = true;
+    pugi::xml_attribute allow = m.attribute("async-url-allow");
+    if (!allow) continue;  // an <mdn> carrying other settings
+    const std::string prefix = allow.as_string();
+    Result<MdnUrl> parsed_prefix = parse_mdn_url(prefix, true);
+    if (!parsed_prefix.is_ok())
+      return Status::invalid(name + ": <mdn async-url-allow> must be an http(s) URL prefix " +
+                             "(scheme://host[:port][/path]), not '" + prefix + "': " +
+                             parsed_prefix.status().message());
     p.async_mdn_prefixes.push_back(prefix);
   }
   if (pugi::xml_node r = root.child("retention")) {
@@ -85,18 +246,43 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
   return p;
 }
 
+// The *.xml files of the partners directory, sorted. Every file-system call
+// takes an error_code: a symlink loop or an unreadable directory is an error
+// naming the path, never an exception or a profile silently left out.
+Result<std::vector<std::filesystem::path>> profile_files(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (ec == std::errc::no_such_file_or_directory || (!ec && !fs::exists(st)))
+    return Status::invalid("partners directory '" + dir + "' does not exist");
+  if (ec) return Status::invalid("partners directory '" + dir + "': cannot access: " + ec.message());
+  if (!fs::is_directory(st)) return Status::invalid("partners directory '" + dir + "' is not a directory");
+  std::vector<fs::path> files;
+  fs::directory_iterator it(dir, ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const fs::path& path = it->path();
+    if (path.extension() != ".xml") continue;
+    const fs::file_status entry = it->status(ec);  // follows a symlink
+    if (ec) {
+      std::error_code link_ec;
+      if (ec == std::errc::no_such_file_or_directory && it->is_symlink(link_ec))
+        return Status::invalid(path.string() + ": symbolic link to a missing file");
+      return Status::invalid(path.string() + ": cannot read: " + ec.message());
+    }
+    if (fs::is_regular_file(entry)) files.push_back(path);
+  }
+  if (ec) return Status::invalid("partners directory '" + dir + "': cannot list directory: " + ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 }  // namespace
 
 Result<Partners> Partners::load(const std::string& dir) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
-    return Status::invalid("partners directory '" + dir + "' does not exist");
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-    if (entry.is_regular_file() && entry.path().extension() == ".xml") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
+  Result<std::vector<std::filesystem::path>> files = profile_files(dir);
+  if (!files.is_ok()) return files.status();
   Partners out;
-  for (const auto& f : files) {
+  for (const auto& f : files.value()) {
     Result<Partner> p = read_partner(f);
     if (!p.is_ok()) return p.status();
     if (out.find(p->id) != nullptr)
@@ -154,29 +340,11 @@ const Partner* Partners::as4_sender(const std::string& party_id, const std::stri
 }
 
 bool Partner::allows_async_mdn(const std::string& url) const {
-  auto lower = [](std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
-  // Scheme and host are case-insensitive; the path is not.
-  auto split = [&](const std::string& u) {
-    size_t host_end = u.find('/', u.find("://") == std::string::npos ? 0 : u.find("://") + 3);
-    if (host_end == std::string::npos) host_end = u.size();
-    return lower(u.substr(0, host_end)) + u.substr(host_end);
-  };
-  const std::string candidate = split(url);
-  for (const auto& prefix : async_mdn_prefixes) {
-    const std::string p = split(prefix);
-    if (candidate.compare(0, p.size(), p) != 0) continue;
-    // A prefix with a path matches by prefix. One that ends in the authority
-    // must not match a longer host (https://partner.example vs
-    // https://partner.example.evil.com); "host:" allows any port.
-    const size_t scheme_end = p.find("://") == std::string::npos ? 0 : p.find("://") + 3;
-    if (p.find('/', scheme_end) != std::string::npos) return true;
-    size_t i = p.size();
-    if (p.back() == ':')
-      while (i < candidate.size() && std::isdigit(static_cast<unsigned char>(candidate[i]))) ++i;
-    if (i == candidate.size() || candidate[i] == '/' || candidate[i] == '?') return true;
+  Result<MdnUrl> candidate = parse_mdn_url(url, false);
+  if (!candidate.is_ok()) return false;
+  for (const auto& text : async_mdn_prefixes) {
+    Result<MdnUrl> prefix = parse_mdn_url(text, true);
+    if (prefix.is_ok() && under_prefix(prefix.value(), candidate.value())) return true;
   }
   return false;
 }

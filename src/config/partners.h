@@ -10,6 +10,7 @@
 //     <certificate use="encryption" file="certs/acme.crt"/>
 //     <security require-signature="true" require-encryption="true"/>
 //     <mdn async-url-allow="https://as2.acme.example/mdn"/>  (repeatable: URL prefixes)
+//     <mdn allow-md5="true"/>                          (md5 MDN signatures; refused by default)
 //   </partner>
 // Certificate paths are relative to the partner file's directory.
 #pragma once
@@ -39,11 +40,13 @@ struct Partner {
   bool require_signature = true;
   bool require_encryption = false;
   std::vector<std::string> async_mdn_prefixes;    // allowed Receipt-Delivery-Option URLs
+  bool mdn_allow_md5 = false;                     // <mdn allow-md5="true"/>: md5 as MDN signing digest
 
   // AS4: eb:From PartyId values (and types; an empty type matches any)
   std::vector<std::pair<std::string, std::string>> as4_parties;
-  // True when `url` starts with one of async_mdn_prefixes (scheme and host
-  // compared case-insensitively).
+  // True when `url`, normalised (percent-encoding, dot segments), has the
+  // scheme, host and port of one of async_mdn_prefixes and its path on a
+  // segment boundary.
   bool allows_async_mdn(const std::string& url) const;
 };
 

@@ -1,5 +1,7 @@
 #include "src/crypto/cms.h"
 
+#include "src/crypto/inflate.h"
+
 #include <openssl/bio.h>
 #include <openssl/cms.h>
 #include <openssl/err.h>
@@ -169,7 +171,7 @@ Result<Verified> verify_detached(std::string_view content, std::string_view sign
   return v;
 }
 
-Result<std::string> decompress(std::string_view der, size_t max_bytes) {
+Result<std::string> decompress(std::string_view der, Lease& lease) {
   Result<CmsPtr> cms = read_der(der, "compressed-data");
   if (!cms.is_ok()) return Status::invalid("decompression-failed: " + cms.status().message());
   if (OBJ_obj2nid(CMS_get0_type(cms->get())) != NID_id_smime_ct_compressedData)
@@ -178,26 +180,12 @@ Result<std::string> decompress(std::string_view der, size_t max_bytes) {
   ASN1_OCTET_STRING** content = CMS_get0_content(cms->get());
   if (content == nullptr || *content == nullptr)
     return Status::invalid("decompression-failed: compressed-data without content");
-  z_stream z{};
-  if (inflateInit(&z) != Z_OK) return Status::transient("zlib inflateInit failed");
-  z.next_in = const_cast<unsigned char*>(ASN1_STRING_get0_data(*content));
-  z.avail_in = static_cast<uInt>(ASN1_STRING_length(*content));
-  std::string out;
-  char buf[65536];
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    z.next_out = reinterpret_cast<unsigned char*>(buf);
-    z.avail_out = sizeof buf;
-    rc = inflate(&z, Z_NO_FLUSH);
-    out.append(buf, sizeof buf - z.avail_out);
-    if (out.size() > max_bytes) {
-      inflateEnd(&z);
-      return Status::invalid("decompression-failed: content larger than " + std::to_string(max_bytes) + " bytes");
-    }
-    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) rc = Z_BUF_ERROR;  // truncated
-  }
-  inflateEnd(&z);
-  if (rc != Z_STREAM_END) return Status::invalid("decompression-failed: zlib stream is corrupt or truncated");
+  Result<std::string> out = inflate(
+      std::string_view(reinterpret_cast<const char*>(ASN1_STRING_get0_data(*content)),
+                       static_cast<size_t>(ASN1_STRING_length(*content))),
+      Wrapping::Zlib, lease);
+  if (!out.is_ok() && out.status().kind() == Status::Kind::Invalid)
+    return Status::invalid("decompression-failed: " + out.status().message());
   return out;
 }
 

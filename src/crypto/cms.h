@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "src/common/budget.h"
 #include "src/common/status.h"
 
 typedef struct x509_st X509;
@@ -59,8 +60,9 @@ struct Verified {
 Result<Verified> verify_detached(std::string_view content, std::string_view signature_der,
                                  const std::vector<Certificate>& allowed);
 
-// The content of DER compressed-data (RFC 3274, zlib), at most `max_bytes`.
-Result<std::string> decompress(std::string_view der, size_t max_bytes);
+// The content of DER compressed-data (RFC 3274, zlib), counted against the
+// message's lease (see inflate.h: Transient when the gateway-wide cap is hit).
+Result<std::string> decompress(std::string_view der, Lease& lease);
 
 // A DER detached signature of `content` with `digest` ("sha256", "sha1" ...).
 Result<std::string> sign_detached(std::string_view content, const Identity& signer, std::string_view digest);

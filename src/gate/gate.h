@@ -1,15 +1,16 @@
 // The idempotent receiver: claim -> business handling -> settle, so that each
 // key's business effect happens exactly once and every retransmission gets the
-// stored receipt back unchanged.
+// stored receipt back unchanged. The rules for one key are in claim.h; this
+// file runs work in the store's transactions and makes duplicates of a key in
+// flight wait, bounded.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
-#include <string>
 
-#include "src/store/store.h"
+#include "src/store/key_store.h"
 
 namespace edihub::gate {
 
@@ -17,52 +18,37 @@ struct GateOptions {
   int64_t lease_ms = 5 * 60 * 1000;  // longer than the slowest handling
   int max_failures = 5;              // permanent failures before a key is poison
   int64_t inflight_wait_ms = 10000;  // how long a duplicate waits for the original
+  // A message whose payload is larger is handled under a lease, one
+  // interchange per transaction, so that it never holds the write lock long.
+  size_t single_commit_max_bytes = 4u << 20;
 };
 
-struct Outcome {
-  enum class Kind {
-    Processed,  // this call ran the handling and committed it (receipt positive)
-    Failed,     // this call stored a permanent failure (receipt negative)
-    Duplicate,  // settled before with the same content: the stored receipt
-    Poison,     // failed too often: the stored negative receipt, nothing run
-    Conflict,   // same key, different content: nothing run
-    InFlight,   // the original is still being handled: answer transiently
-    Transient,  // store or downstream trouble: the claim was released, retry later
-  };
-  Kind kind = Kind::Transient;
-  store::Receipt receipt;  // the answer, for Processed, Failed, Duplicate and Poison
-  store::Settlement settlement;  // what this call stored (Processed / Failed)
-  std::string detail;      // for the log and the operator
+// What a transaction's work asks for at its end.
+enum class Step {
+  Commit,    // commit what it wrote
+  Rollback,  // nothing to keep
+  InFlight,  // a key it needs is held by another worker: roll back, wait, run again
 };
-
-std::string_view outcome_name(Outcome::Kind k);
 
 // One Gate per process (thread-safe as long as each thread brings its own
-// Store). Duplicates of a key in flight wait on a condition the Gate signals
-// when a key settles here, and poll the store for settles elsewhere.
+// Store). A duplicate of a key in flight waits on a condition the Gate
+// signals when a transaction commits here, and polls for commits elsewhere.
 class Gate {
  public:
   explicit Gate(GateOptions options) : options_(options) {}
 
-  // Runs `effect` for request.key unless the key was seen before. The effect
-  // returns the settlement (completed with the receipt, or failed with a
-  // negative receipt for a permanent failure) or an error Status for a
-  // transient failure, which releases the claim.
-  Outcome pass(store::Store& store, store::ClaimRequest request, const store::Effect& effect);
+  using Work = std::function<Result<Step>(store::Transaction&)>;
 
-  // For handling that writes through the store itself and so cannot run in
-  // the claim's transaction (an AS2 message: its interchanges pass the gate
-  // on their own keys). The key is claimed with a lease, `work` runs, then its
-  // settlement is stored, fenced by the claim's token. An error Status from
-  // `work` releases the key.
-  using Work = std::function<Result<store::Settlement>()>;
-  Outcome pass_leased(store::Store& store, store::ClaimRequest request, const Work& work);
+  // Runs `work` in one transaction. While it answers InFlight, rolls back and
+  // runs it again until the in-flight wait is over (then Transient with
+  // *in_flight set). The wait for the write lock counts against the same
+  // bound: a duplicate never waits longer than inflight_wait_ms in all.
+  // REQUIRES: `work` can run several times (it starts from scratch each time).
+  Status run(store::KeyStore& store, const Work& work, bool* in_flight = nullptr);
 
   const GateOptions& options() const { return options_; }
 
  private:
-  Outcome run(store::Store& store, store::ClaimRequest request, const store::Effect* effect,
-              const Work* work);
   void wait_for_settle(int64_t max_ms);
   void notify_settled();
 

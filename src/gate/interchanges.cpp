@@ -1,242 +1,227 @@
 #include "src/gate/interchanges.h"
 
-#include <chrono>
-#include <ctime>
-#include <variant>
-
-#include "parsers/edifact/contrl.h"
-#include "parsers/x12/acks.h"
-#include "src/business/documents.h"
 #include "src/crypto/digest.h"
+#include "src/gate/claim.h"
+#include "src/gate/receipt_policy.h"
 
 namespace edihub::gate {
 
 namespace {
 
-std::string utc(const char* format) {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, format, &tm);
-  return buf;
-}
-
-std::string pad9(int64_t n) {
-  std::string s = std::to_string(n % 1000000000);
-  return std::string(9 - s.size(), '0') + s;
-}
-
-// The acknowledgment of `ic` (whose errors decide accept or reject), with
-// control number `number`: TA1 for an interchange-level X12 error, else
-// 997 (999 from version 00501); CONTRL for EDIFACT.
-std::string acknowledgment(const edi::Interchange& ic, int64_t number, bool duplicate = false) {
-  if (ic.standard == edi::Standard::X12) {
-    x12::AckEnvelope env{pad9(number), std::to_string(number), utc("%Y%m%d"), utc("%H%M"), "\n"};
-    if (duplicate) return x12::build_ta1(ic, x12::ta1_duplicate(), env);
-    if (ic.has_interchange_errors()) return x12::build_ta1(ic, x12::ta1_for(ic), env);
-    return ic.version >= "00501" ? x12::build_999(ic, env) : x12::build_997(ic, env);
-  }
-  edifact::ContrlEnvelope env{std::to_string(number), "1", utc(ic.version == "4" ? "%Y%m%d" : "%y%m%d"),
-                              utc("%H%M"), "\n"};
-  return edifact::build_contrl(ic, env, duplicate);
-}
-
-std::string ack_kind(const edi::Interchange& ic) {
-  if (ic.standard == edi::Standard::Edifact) return "contrl";
-  if (ic.has_interchange_errors()) return "ta1";
-  return ic.version >= "00501" ? "999" : "997";
-}
-
 std::string first_error(const edi::Interchange& ic) {
-  return ic.errors.empty() ? std::string() : std::string(edi::code_name(ic.errors[0].code)) + ": " +
-                                                 ic.errors[0].text;
+  return ic.errors.empty() ? std::string()
+                           : std::string(edi::code_name(ic.errors[0].code)) + ": " + ic.errors[0].text;
+}
+
+const std::string& number_of(const Document& doc) {
+  if (const auto* sn = std::get_if<business::ShipmentNotice>(&doc)) return sn->document_number;
+  return std::get<business::Invoice>(doc).invoice_number;
+}
+
+store::MessageLog row_for(const InterchangeWork& w, const Arrival& a, const InterchangeResult& r,
+                          int64_t capture_id) {
+  store::MessageLog row;
+  row.partner_id = r.partner_id;
+  row.protocol = w.protocol;
+  row.transport = a.transport;
+  row.transport_id = a.transport_id;
+  row.message_id = r.message_id;
+  row.outcome = r.outcome;
+  row.detail = r.detail;
+  row.bytes = static_cast<int64_t>(w.bytes.size());
+  row.documents = r.documents;
+  row.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                          w.started)
+                        .count();
+  row.capture_id = capture_id;
+  return row;
+}
+
+// Books the documents (all or nothing was decided in prepare) and answers
+// with the acknowledgment: the settlement of a key this transaction holds.
+Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& w, int* booked,
+                                 std::string* notes) {
+  Result<int64_t> number = tx.next_sequence("ack:" + w.protocol + ":" + w.partner_id);
+  if (!number.is_ok()) return number.status();
+  store::Settlement s;
+  if (!w.rejection.empty()) {
+    s.state = store::KeyState::Failed;
+    s.outcome = Outcome::Rejected;
+    s.error = w.rejection;
+  } else {
+    for (const Document& doc : w.documents) {
+      Result<store::Applied> applied =
+          std::holds_alternative<business::ShipmentNotice>(doc)
+              ? tx.put_shipment_notice(w.partner_id, std::get<business::ShipmentNotice>(doc), w.key->message_id)
+              : tx.put_invoice(w.partner_id, std::get<business::Invoice>(doc), w.key->message_id);
+      if (!applied.is_ok()) return applied.status();
+      if (applied.value() == store::Applied::IgnoredOlder) {
+        *notes += (notes->empty() ? "" : "; ") + number_of(doc) + ": an older version than the one booked, ignored";
+      } else {
+        ++*booked;
+      }
+    }
+    s.state = store::KeyState::Completed;
+    s.outcome = Outcome::Processed;
+    s.error = *notes;
+  }
+  s.receipt.body = acknowledgment(w.acked, number.value(), false);
+  return s;
 }
 
 }  // namespace
 
-InterchangeResult InterchangeIntake::process(const edi::Interchange& ic, std::string_view input,
-                                             const Arrival& arrival) {
-  const auto started = std::chrono::steady_clock::now();
-  InterchangeResult r;
-  const std::string_view bytes = input.substr(ic.span.offset, ic.span.length);
-  const std::string protocol(edi::standard_name(ic.standard));
-
-  auto entry_for = [&](const InterchangeResult& res) {
-    store::MessageLog entry;
-    entry.partner_id = res.partner_id;
-    entry.protocol = protocol;
-    entry.transport = arrival.transport;
-    entry.transport_id = arrival.transport_id;
-    entry.message_id = res.message_id;
-    entry.outcome = res.outcome;
-    // Partner bytes end up in error texts: keep the log row bounded.
-    entry.detail = res.detail.size() > 2000 ? res.detail.substr(0, 2000) + "..." : res.detail;
-    entry.bytes = static_cast<int64_t>(bytes.size());
-    entry.documents = res.documents;
-    entry.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::steady_clock::now() - started)
-                            .count();
-    return entry;
-  };
-  // Outcomes whose handling committed have their log row in that transaction.
-  bool logged = false;
-  auto finish = [&]() -> InterchangeResult {
-    if (!logged && !store_.log(entry_for(r)).is_ok()) r.store_trouble = true;
-    return r;
-  };
+InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view input,
+                                    const config::Partners& partners, const Arrival& arrival) {
+  InterchangeWork w;
+  w.acked = ic;
+  w.bytes = input.substr(ic.span.offset, ic.span.length);
+  w.protocol = std::string(edi::standard_name(ic.standard));
 
   // Partner: the sender id must belong to a profile (and to the expected one).
-  const config::Partner* partner = partners_.sender_of(ic);
+  const config::Partner* partner = partners.sender_of(ic);
   if (partner == nullptr) {
-    r.outcome = "rejected";
-    r.detail = "unknown sender " + config::sender_text(ic) + " (" + protocol +
-               " interchange " + ic.control_number + "): no partner profile lists this id";
-    return finish();
+    w.rejection = "unknown sender " + config::sender_text(ic) + " (" + w.protocol + " interchange " +
+                  ic.control_number + "): no partner profile lists this id";
+    return w;
   }
   if (arrival.expected_partner && *arrival.expected_partner != partner->id) {
-    r.outcome = "rejected";
-    r.detail = "sender " + config::sender_text(ic) + " belongs to partner '" + partner->id +
-               "', not to '" + *arrival.expected_partner + "'";
-    return finish();
+    w.rejection = "sender " + config::sender_text(ic) + " belongs to partner '" + partner->id + "', not to '" +
+                  *arrival.expected_partner + "'";
+    return w;
   }
-  r.partner_id = partner->id;
+  w.partner_id = partner->id;
   if (ic.control_number.empty()) {
-    r.outcome = "rejected";
-    r.detail = "interchange has no control number (" + first_error(ic) + ")";
-    return finish();
+    w.rejection = "interchange has no control number (" + first_error(ic) + ")";
+    return w;
   }
   // Keys are built from these: bound them (ISA13 is 9 digits, UNB 0004 an..35, 0020 an..14).
   constexpr size_t kMaxIdLength = 35;
   if (ic.control_number.size() > kMaxIdLength || ic.sender.id.size() > kMaxIdLength) {
-    r.outcome = "rejected";
-    r.detail = "interchange sender id or control number longer than " + std::to_string(kMaxIdLength) +
-               " characters";
-    return finish();
+    w.rejection = "interchange sender id or control number longer than " + std::to_string(kMaxIdLength) +
+                  " characters";
+    return w;
   }
-  const store::MessageKey key =
-      ic.standard == edi::Standard::X12
-          ? store::MessageKey::x12(partner->id, ic.sender.id, ic.control_number)
-          : store::MessageKey::edifact(partner->id, ic.sender.id, ic.control_number);
-  r.message_id = key.message_id;
+  w.key = ic.standard == edi::Standard::X12 ? store::MessageKey::x12(partner->id, ic.sender.id, ic.control_number)
+                                            : store::MessageKey::edifact(partner->id, ic.sender.id, ic.control_number);
+  w.digest = store::PayloadDigest::of(w.bytes);
 
-  store::ClaimRequest request;
-  request.key = key;
-  request.payload_sha256 = crypto::sha256_hex(bytes);
-  request.raw_sha256 = request.payload_sha256;
+  // The documents, read now, outside any lock. One bad message rejects the
+  // whole interchange: all or nothing.
+  w.rejection = first_error(ic);
+  if (!ic.ok()) return w;
+  for (size_t g = 0; g < ic.groups.size(); ++g) {
+    for (size_t m = 0; m < ic.groups[g].messages.size(); ++m) {
+      const edi::Message& msg = ic.groups[g].messages[m];
+      if (!business::handled(ic, msg)) continue;
+      business::Extracted x = business::extract(ic, msg, input);
+      if (!x.error.empty()) {
+        edi::EnvelopeError e;
+        e.code = edi::ErrorCode::ApplicationRejected;
+        e.group = static_cast<int>(g);
+        e.message = static_cast<int>(m);
+        e.offset = msg.span.offset;
+        e.segment = msg.first_segment;
+        e.text = msg.type + " " + msg.control_number + ": " + x.error;
+        if (w.rejection.empty()) w.rejection = e.text;
+        w.acked.errors.push_back(std::move(e));
+      } else if (auto* sn = std::get_if<business::ShipmentNotice>(&x.document)) {
+        w.documents.emplace_back(std::move(*sn));
+      } else if (auto* inv = std::get_if<business::Invoice>(&x.document)) {
+        w.documents.emplace_back(std::move(*inv));
+      }
+    }
+  }
+  if (!w.rejection.empty()) w.documents.clear();
+  return w;
+}
 
+Result<InterchangeResult> process_interchange(store::Transaction& tx, const InterchangeWork& w,
+                                              const Arrival& arrival, const GateOptions& options,
+                                              int64_t capture_id) {
+  InterchangeResult r;
+  r.partner_id = w.partner_id;
+  auto logged = [&]() -> Result<InterchangeResult> {
+    Status s = tx.log(row_for(w, arrival, r, capture_id));
+    if (!s.is_ok()) return s;
+    return r;
+  };
+  if (!w.key) {  // refused before any key: nothing to claim, only the log row
+    r.outcome = Outcome::Rejected;
+    r.detail = w.rejection;
+    return logged();
+  }
+  r.message_id = w.key->message_id;
+  Result<Claimed> claimed = claim_key(tx, KeyClaim{*w.key, w.digest, store::RawDigest::from_hex(w.digest.hex())},
+                                      options);
+  if (!claimed.is_ok()) return claimed.status();
+  switch (claimed->kind) {
+    case Claimed::Kind::InFlight:
+      r.outcome = Outcome::InFlight;
+      r.detail = "key " + r.message_id + " is being handled by another worker";
+      return r;  // no row: the caller rolls back and waits
+    case Claimed::Kind::Duplicate:
+      r.outcome = Outcome::Duplicate;
+      r.receipt = claimed->stored->receipt;
+      r.detail = "already processed: answered with the stored acknowledgment";
+      return logged();
+    case Claimed::Kind::Poison:
+      r.outcome = Outcome::Poison;
+      r.receipt = claimed->stored->receipt;
+      r.detail = "failed " + std::to_string(claimed->stored->failures) +
+                 " times: answered with the stored negative acknowledgment";
+      return logged();
+    case Claimed::Kind::Conflict:
+    case Claimed::Kind::Unverifiable: {
+      // TA1 025 / CONTRL 26, numbered from the sequences table; not stored:
+      // the key keeps its original receipt.
+      Result<int64_t> number = tx.next_sequence("ack:" + w.protocol + ":" + w.partner_id);
+      if (!number.is_ok()) return number.status();
+      r.outcome = Outcome::Conflict;
+      r.receipt.body = acknowledgment(w.acked, number.value(), true);
+      r.detail = "key " + r.message_id + " was received before with different content (sha256 " +
+                 claimed->stored->payload.hex() + ", now " + w.digest.hex() + ")";
+      return logged();
+    }
+    case Claimed::Kind::New:
+    case Claimed::Kind::Retry: break;
+  }
   int booked = 0;
   std::string notes;
-  const std::string sequence = "ack:" + protocol + ":" + partner->id;
-  auto effect = [&](store::Transaction& tx) -> Result<store::Settlement> {
-    booked = 0;
-    notes.clear();
-    store::Settlement s;
-    edi::Interchange acked = ic;  // rejected messages are marked in the ack's copy
+  Result<store::Settlement> settled = handle(tx, w, &booked, &notes);
+  if (!settled.is_ok()) return settled.status();
+  Result<bool> stored = tx.settle_key(*w.key, claimed->token, w.digest, settled.value());
+  if (!stored.is_ok()) return stored.status();
+  if (!stored.value()) return Status::fenced("key " + r.message_id + " was taken over during settle");
+  r.outcome = settled->outcome;
+  r.documents = booked;
+  r.detail = settled->error;
+  r.receipt = settled->receipt;
+  return logged();
+}
 
-    std::vector<std::variant<business::ShipmentNotice, business::Invoice>> documents;
-    std::string rejection = first_error(ic);
-    if (ic.ok()) {
-      for (size_t g = 0; g < ic.groups.size(); ++g) {
-        for (size_t m = 0; m < ic.groups[g].messages.size(); ++m) {
-          const edi::Message& msg = ic.groups[g].messages[m];
-          if (!business::handled(ic, msg)) continue;
-          business::Extracted x = business::extract(ic, msg, input);
-          if (!x.error.empty()) {
-            edi::EnvelopeError e;
-            e.code = edi::ErrorCode::ApplicationRejected;
-            e.group = static_cast<int>(g);
-            e.message = static_cast<int>(m);
-            e.offset = msg.span.offset;
-            e.segment = msg.first_segment;
-            e.text = msg.type + " " + msg.control_number + ": " + x.error;
-            if (rejection.empty()) rejection = e.text;
-            acked.errors.push_back(std::move(e));
-          } else if (auto* sn = std::get_if<business::ShipmentNotice>(&x.document)) {
-            documents.emplace_back(std::move(*sn));
-          } else if (auto* inv = std::get_if<business::Invoice>(&x.document)) {
-            documents.emplace_back(std::move(*inv));
-          }
-        }
-      }
-    }
-
-    Result<int64_t> number = tx.next_sequence(sequence);
-    if (!number.is_ok()) return number.status();
-    if (!rejection.empty()) {
-      // All or nothing: one bad message rejects the interchange, nothing is booked.
-      s.state = store::KeyState::Failed;
-      s.outcome = "rejected";
-      s.error = rejection;
-    } else {
-      for (const auto& doc : documents) {
-        Result<store::Applied> applied =
-            std::holds_alternative<business::ShipmentNotice>(doc)
-                ? tx.put_shipment_notice(partner->id, std::get<business::ShipmentNotice>(doc), key.message_id)
-                : tx.put_invoice(partner->id, std::get<business::Invoice>(doc), key.message_id);
-        if (!applied.is_ok()) return applied.status();
-        if (applied.value() == store::Applied::IgnoredOlder) {
-          const std::string& number_text = std::holds_alternative<business::ShipmentNotice>(doc)
-                                               ? std::get<business::ShipmentNotice>(doc).document_number
-                                               : std::get<business::Invoice>(doc).invoice_number;
-          notes += (notes.empty() ? "" : "; ") + number_text +
-                   ": an older version than the one booked, ignored";
-        } else {
-          ++booked;
-        }
-      }
-      s.state = store::KeyState::Completed;
-      s.outcome = "processed";
-      s.error = notes;
-    }
-    s.receipt.body = acknowledgment(acked, number.value());
-    store::OutboxItem ack{partner->id, ack_kind(acked), key.message_id, "", "", s.receipt.body};
-    Status queued = tx.enqueue(ack);
-    if (!queued.is_ok()) return queued;
-    InterchangeResult as_logged = r;
-    as_logged.outcome = s.outcome;
-    as_logged.documents = booked;
-    as_logged.detail = s.state == store::KeyState::Failed ? s.error : notes;
-    Status logged_now = tx.log(entry_for(as_logged));
-    if (!logged_now.is_ok()) return logged_now;
-    return s;
-  };
-
-  Outcome o = gate_.pass(store_, request, effect);
-  r.receipt = o.receipt;
-  logged = o.kind == Outcome::Kind::Processed || o.kind == Outcome::Kind::Failed;
-  switch (o.kind) {
-    case Outcome::Kind::Processed:
-      r.outcome = "processed";
-      r.documents = booked;
-      r.detail = notes;
-      break;
-    case Outcome::Kind::Failed:
-      r.outcome = "rejected";
-      r.detail = o.detail;
-      break;
-    case Outcome::Kind::Duplicate:
-      r.outcome = "duplicate";
-      r.detail = "already processed: answered with the stored acknowledgment";
-      break;
-    case Outcome::Kind::Poison:
-      r.outcome = "rejected";
-      r.detail = o.detail;
-      break;
-    case Outcome::Kind::Conflict:
-      r.outcome = "conflict";
-      r.detail = o.detail;
-      // TA1 025 / CONTRL 26: not stored, the key keeps its original receipt.
-      r.receipt.body = acknowledgment(ic, std::time(nullptr), true);
-      break;
-    case Outcome::Kind::InFlight:
-    case Outcome::Kind::Transient:
-      r.outcome = "error";
-      r.detail = o.detail;
-      r.store_trouble = o.kind == Outcome::Kind::Transient;
-      break;
+InterchangeResult admit_interchange(Gate& gate, store::KeyStore& store, const InterchangeWork& work,
+                                    const Arrival& arrival) {
+  InterchangeResult result;
+  bool in_flight = false;
+  Status s = gate.run(
+      store,
+      [&](store::Transaction& tx) -> Result<Step> {
+        Result<InterchangeResult> r = process_interchange(tx, work, arrival, gate.options());
+        if (!r.is_ok()) return r.status();
+        result = r.value();
+        return result.outcome == Outcome::InFlight ? Step::InFlight : Step::Commit;
+      },
+      &in_flight);
+  if (!s.is_ok()) {
+    result.partner_id = work.partner_id;
+    result.message_id = work.key ? work.key->message_id : "";
+    result.outcome = in_flight ? Outcome::InFlight : Outcome::Error;
+    result.detail = s.message();
+    result.documents = 0;
+    result.receipt = {};
   }
-  return finish();
+  return result;
 }
 
 }  // namespace edihub::gate

@@ -10,6 +10,32 @@ std::string HttpRequest::header(std::string_view name) const {
   return {};
 }
 
+int HttpRequest::count(std::string_view name) const {
+  int n = 0;
+  for (const auto& [k, v] : headers)
+    if (mime::iequals(k, name)) ++n;
+  return n;
+}
+
+HttpAnswer text_answer(int status, std::string_view text, Outcome outcome) {
+  HttpAnswer a;
+  a.status = status;
+  a.headers = {{"Content-Type", "text/plain; charset=utf-8"}};
+  a.body = std::string(text) + "\n";
+  a.outcome = outcome;
+  a.detail = std::string(text);
+  return a;
+}
+
+HttpAnswer receipt_answer(const store::Receipt& r, Outcome outcome) {
+  HttpAnswer a;
+  a.status = r.status == 0 ? 200 : r.status;
+  a.headers = split_headers(r.headers);
+  a.body = r.body;
+  a.outcome = outcome;
+  return a;
+}
+
 std::string join_headers(const HeaderList& headers) {
   std::string out;
   for (const auto& [k, v] : headers) out += k + ": " + v + "\r\n";
@@ -29,23 +55,6 @@ HeaderList split_headers(std::string_view lines) {
     pos = end + 2;
   }
   return out;
-}
-
-void log_transport(store::Store& store, std::string_view protocol, const std::string& transport_id,
-                   const HttpRequest& request, const HttpAnswer& answer,
-                   std::chrono::steady_clock::time_point started) {
-  store::MessageLog entry;
-  entry.partner_id = answer.partner;
-  entry.protocol = std::string(protocol);
-  entry.transport = "http";
-  entry.transport_id = transport_id;
-  entry.message_id = answer.partner.empty() || transport_id.empty() ? "" : entry.protocol + ":" + transport_id;
-  entry.outcome = answer.outcome.empty() ? "error" : answer.outcome;
-  entry.detail = answer.detail.substr(0, 2000);
-  entry.bytes = static_cast<int64_t>(request.body.size());
-  entry.duration_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
-  store.log(entry);  // best effort: the answer stands either way
 }
 
 }  // namespace edihub::receivers

@@ -1,41 +1,48 @@
-// What every receiver takes and gives: an HTTP request and its answer, as
-// plain values (the server adapts POCO's), and the message-log row of a
-// transport message.
+// What every receiver takes and gives: an HTTP request as the edge accepted
+// it and the answer to it, as plain values (the server adapts its HTTP
+// library's, replay reads them from captures).
 #pragma once
 
-#include <chrono>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "src/store/store.h"
+#include "src/common/outcome.h"
+#include "src/store/key.h"
 
 namespace edihub::receivers {
 
 using HeaderList = std::vector<std::pair<std::string, std::string>>;
 
 struct HttpRequest {
-  HeaderList headers;
-  std::string body;
+  std::string method = "POST", target;
+  HeaderList headers;  // as received; check_headers() has accepted them
+  std::string head;    // request line and header block exactly as received: what a capture keeps
+  std::string body;    // transfer coding (chunked) removed
+  std::string peer;    // the client's address, for the log
   // The first header called `name` (case-insensitive), or empty.
   std::string header(std::string_view name) const;
+  // How many headers are called `name`.
+  int count(std::string_view name) const;
 };
 
 struct HttpAnswer {
   int status = 200;
   HeaderList headers;
   std::string body;
-  std::string outcome;  // for the log: processed, duplicate, conflict, rejected, error
+  bool close = false;  // close the connection after answering (the request could not be read whole)
+  // For the log line: what happened, to whom, why.
+  Outcome outcome = Outcome::Error;
   std::string partner;
-  std::string message_id;  // the transport's message id, when known (AS4: from the SOAP header)
+  std::string transport_id;  // the transport's message id when known (safe text)
   std::string detail;
 };
 
-// Logs the messages row of one transport message (AS2 or AS4), best effort.
-void log_transport(store::Store& store, std::string_view protocol, const std::string& transport_id,
-                   const HttpRequest& request, const HttpAnswer& answer,
-                   std::chrono::steady_clock::time_point started);
+// A plain-text answer (errors before any receipt can be made).
+HttpAnswer text_answer(int status, std::string_view text, Outcome outcome);
+// The answer that carries a stored receipt.
+HttpAnswer receipt_answer(const store::Receipt& r, Outcome outcome);
 
 // Stored receipts keep the answer's header lines; these convert.
 std::string join_headers(const HeaderList& headers);

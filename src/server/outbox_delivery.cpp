@@ -114,14 +114,20 @@ void OutboxDelivery::run() {
       for (const store::OutboxEntry& e : due.value()) {
         std::string error = http_post(e.item.destination, e.item.headers, e.item.body, options_.timeout_seconds);
         if (error.empty()) {
-          store.outbox_sent(e.id);
+          // If this write fails the item is sent again after its lease: the
+          // partner's duplicate detection answers it; say so loudly.
+          if (Status s = store.outbox_sent(e.id); !s.is_ok())
+            spdlog::error("outbox item {} was delivered but not marked sent: {}", e.id, s.message());
           log(e, "sent", "", e.attempts + 1, 0);
           continue;
         }
         const int64_t attempts = e.attempts + 1;
         const bool give_up = attempts >= options_.max_attempts;
         const int64_t delay = std::min(options_.max_retry_ms, options_.first_retry_ms << std::min<int64_t>(attempts - 1, 20));
-        store.outbox_retry(e.id, store.now_ms().value() + delay, error, give_up);
+        Result<int64_t> now = store.now_ms();
+        if (Status s = now.is_ok() ? store.outbox_retry(e.id, now.value() + delay, error, give_up) : now.status();
+            !s.is_ok())
+          spdlog::error("outbox item {}: the failed attempt could not be recorded: {}", e.id, s.message());
         log(e, give_up ? "failed" : "retry", error, attempts, give_up ? 0 : delay);
       }
     }

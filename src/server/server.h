@@ -1,22 +1,25 @@
-// The HTTP server: POCO HTTPServer with a bounded thread pool and queue,
-// POST <as2 path> to the AS2 receiver, POST /as4 to the AS4 receiver, GET
-// /healthz for load balancers.
+// The gateway's listener: POST <as2 path> through the AS2 pipeline, POST /as4
+// through the AS4 pipeline, GET /healthz (alive: answered by the I/O thread,
+// even when every worker is busy) and GET /readyz (the store answers), one
+// log line per request.
 #pragma once
 
+#include <functional>
 #include <memory>
-#include <string>
 
 #include "src/common/status.h"
 #include "src/config/gateway.h"
 #include "src/gate/gate.h"
-#include "src/receivers/as2/receiver.h"
-#include "src/receivers/as4/receiver.h"
+#include "src/receivers/as2/as2.h"
+#include "src/receivers/as4/as4.h"
 
 namespace edihub::server {
 
 class Server {
  public:
-  Server(const config::Gateway& config, const as2::As2Context& as2, const as4::As4Context& as4, gate::Gate& gate);
+  // `queued` is called when an async receipt was queued (wakes the deliverer).
+  Server(const config::Gateway& config, const config::Partners& partners, const as2::Settings& as2,
+         const as4::Settings& as4, gate::Gate& gate, std::function<void()> queued);
   ~Server();
 
   // Binds and starts serving. Unavailable when the address cannot be bound.

@@ -29,4 +29,19 @@ std::string_view MessageKey::protocol() const {
   return id.substr(0, id.find(':'));
 }
 
+std::string_view state_name(KeyState s) {
+  switch (s) {
+    case KeyState::Processing: return "processing";
+    case KeyState::Completed: return "completed";
+    case KeyState::Failed: return "failed";
+  }
+  return "processing";
+}
+
+KeyState state_from(std::string_view s) {
+  if (s == "completed") return KeyState::Completed;
+  if (s == "failed") return KeyState::Failed;
+  return KeyState::Processing;
+}
+
 }  // namespace edihub::store

@@ -1,13 +1,23 @@
-// Idempotency keys: what a received thing is known by, per partner.
+// Idempotency keys: what a received thing is known by, per partner, and what
+// the store keeps for it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "src/common/outcome.h"
+#include "src/crypto/digest.h"
+
 namespace edihub::store {
+
+using crypto::PayloadDigest;
+using crypto::RawDigest;
 
 // message_id is namespaced by what it identifies (design: "The idempotency gate"):
 //   as2:<Message-ID>  as4:<eb:MessageId>  x12:<ISA06>:<ISA13>  edifact:<0004>:<0020>
+// These factories are the one place a key is formatted and trimmed; the
+// `messages` row of the same thing carries the same string.
 struct MessageKey {
   std::string partner_id;
   std::string message_id;
@@ -23,6 +33,42 @@ struct MessageKey {
   bool operator==(const MessageKey& o) const {
     return partner_id == o.partner_id && message_id == o.message_id;
   }
+};
+
+enum class KeyState { Processing, Completed, Failed };
+std::string_view state_name(KeyState s);  // "processing" / "completed" / "failed"
+KeyState state_from(std::string_view name);
+
+// The answer given for a key, kept so a retransmission gets it byte for byte.
+struct Receipt {
+  int status = 0;       // HTTP status; 0 where there is no HTTP answer (replay)
+  std::string headers;  // header lines needed to reproduce it, "Name: value\r\n" each
+  std::string body;     // exact bytes
+  bool empty() const { return status == 0 && headers.empty() && body.empty(); }
+  bool operator==(const Receipt& o) const {
+    return status == o.status && headers == o.headers && body == o.body;
+  }
+};
+
+struct KeyRecord {
+  MessageKey key;
+  KeyState state = KeyState::Processing;
+  int64_t received_at_ms = 0;
+  int64_t lease_until_ms = 0;
+  int64_t attempts = 0;  // also the fencing token
+  int64_t failures = 0;
+  PayloadDigest payload;  // empty while unknown (a message that could not be unwrapped)
+  RawDigest raw;
+  std::string outcome, error;
+  Receipt receipt;
+};
+
+// The end state a settle writes, with the receipt to store.
+struct Settlement {
+  KeyState state = KeyState::Completed;  // Completed or Failed
+  Receipt receipt;
+  Outcome outcome = Outcome::Processed;
+  std::string error;  // for failed keys: why, for the operator; notes otherwise
 };
 
 }  // namespace edihub::store

@@ -45,7 +45,7 @@
 #include <thread>
 #include <vector>
 
-#include "src/gate/gate.h"
+#include "src/gate/pass.h"
 #include "src/store/store.h"
 
 namespace {
@@ -270,12 +270,9 @@ class GateNewWorker : public Worker {
       : store_(std::move(s)), gate_(g), thread_(thread), with_log_(with_log) {}
   bool op(uint64_t n, std::string* err) override {
     NewKey k = new_key(thread_, n);
-    store::ClaimRequest req;
-    req.key = {kPartner, k.id};
-    req.payload_sha256 = k.sha;
-    req.raw_sha256 = k.sha;
+    gate::KeyClaim req{{kPartner, k.id}, store::PayloadDigest::from_hex(k.sha), store::RawDigest::from_hex(k.sha)};
     const bool with_log = with_log_;
-    gate::Outcome out = gate_.pass(*store_, req, [&](store::Transaction& tx) -> Result<store::Settlement> {
+    gate::KeyOutcome out = gate::pass_key(gate_, *store_, req, [&](store::Transaction& tx) -> Result<store::Settlement> {
       Result<int64_t> seq = tx.next_sequence("bench-ack");
       if (!seq.is_ok()) return seq.status();
       if (with_log) {  // the intake's message-log row, committed with the effect
@@ -285,7 +282,7 @@ class GateNewWorker : public Worker {
         m.transport = "replay";
         m.transport_id = "bench";
         m.message_id = k.id;
-        m.outcome = "processed";
+        m.outcome = Outcome::Processed;
         m.bytes = 2000;
         m.documents = 1;
         Status logged = tx.log(m);
@@ -294,11 +291,11 @@ class GateNewWorker : public Worker {
       store::Settlement s;
       s.state = store::KeyState::Completed;
       s.receipt = {200, kReceiptHeaders, receipt_body()};
-      s.outcome = "processed";
+      s.outcome = Outcome::Processed;
       return s;
     });
-    if (out.kind != gate::Outcome::Kind::Processed) {
-      *err = std::string(gate::outcome_name(out.kind)) + ": " + out.detail;
+    if (out.outcome != Outcome::Processed) {
+      *err = std::string(outcome_name(out.outcome)) + ": " + out.detail;
       return false;
     }
     return true;
@@ -318,15 +315,13 @@ class GateDupWorker : public Worker {
       : store_(std::move(s)), gate_(g), pick_(0, keys - 1), rng_(seed), with_log_(with_log) {}
   bool op(uint64_t, std::string* err) override {
     int64_t i = pick_(rng_);
-    store::ClaimRequest req;
-    req.key = {kPartner, preload_id(i)};
-    req.payload_sha256 = fake_sha(1, uint64_t(i));
-    req.raw_sha256 = req.payload_sha256;
-    gate::Outcome out = gate_.pass(*store_, req, [](store::Transaction&) -> Result<store::Settlement> {
+    const std::string sha = fake_sha(1, uint64_t(i));
+    gate::KeyClaim req{{kPartner, preload_id(i)}, store::PayloadDigest::from_hex(sha), store::RawDigest::from_hex(sha)};
+    gate::KeyOutcome out = gate::pass_key(gate_, *store_, req, [](store::Transaction&) -> Result<store::Settlement> {
       return Status::invalid("the effect ran for a duplicate");
     });
-    if (out.kind != gate::Outcome::Kind::Duplicate || out.receipt.body.size() != receipt_body().size()) {
-      *err = std::string(gate::outcome_name(out.kind)) + ": " + out.detail;
+    if (out.outcome != Outcome::Duplicate || out.receipt.body.size() != receipt_body().size()) {
+      *err = std::string(outcome_name(out.outcome)) + ": " + out.detail;
       return false;
     }
     if (with_log_) {  // the intake logs a duplicate too, before answering
@@ -336,10 +331,10 @@ class GateDupWorker : public Worker {
       m.transport = "replay";
       m.transport_id = "bench";
       m.message_id = req.key.message_id;
-      m.outcome = "duplicate";
+      m.outcome = Outcome::Duplicate;
       m.detail = "already processed: answered with the stored acknowledgment";
       m.bytes = 2000;
-      Status s = store_->log(m);
+      Status s = store_->log({m});
       if (!s.is_ok()) {
         *err = "log: " + s.message();
         return false;

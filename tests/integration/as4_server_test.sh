@@ -27,7 +27,10 @@ grep -q '<eb:RefToMessageId>as4-sample-810-801@acme.example</eb:RefToMessageId><
   fail "receipt: $(head -c 700 "$WORK/r1")"
 grep -q '<eb:MessageId>as4-sample-810-801@acme.example</eb:MessageId>' "$WORK/r1" || fail "receipt copies the UserMessage"
 check_eq "SwA plain" 200 "$(post "$REPO/samples/as4/swa-856.as4" "$WORK/r2")"
-check_eq "single part, no payload" 200 "$(post "$REPO/samples/as4/single-part-no-payload.as4" "$WORK/r3")"
+# Defect 3: a UserMessage that carries nothing is not receipted as processed.
+check_eq "single part, no payload" 500 "$(post "$REPO/samples/as4/single-part-no-payload.as4" "$WORK/r3")"
+grep -q 'errorCode="EBMS:0004"' "$WORK/r3" || fail "no payload: $(cat "$WORK/r3")"
+grep -q 'the message carries no payload' "$WORK/r3" || fail "no payload text: $(cat "$WORK/r3")"
 check_eq "invoice" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-88801'")"
 check_eq "shipment" 1 "$(sql "$db" "SELECT count(*) FROM shipment_notices WHERE document_number = 'SHP20240312802'")"
 

@@ -159,7 +159,7 @@ grep -q '^Received-Content-MIC: 7v7F++Fq/ZBXemxwOD1GvbtHRcXb2BjmWHjbvPx1P7c=, sh
 grep -q '^Original-Message-ID: <test-1@acme.example>' "$W/report" || fail "MDN Original-Message-ID"
 "$TOOL" unwrap "$W/mdn.eml" "$CERTS/edihub.crt" "$CERTS/edihub.key" "$CERTS/edihub.crt" sha-256 "$W/mdn-payload" >"$W/facts" 2>"$W/err" ||
   fail "our unwrap rejects our signed MDN: $(cat "$W/err")"
-grep -q 'content_type=multipart/report encrypted=0 signed=1' "$W/facts" || fail "MDN as unwrapped: $(cat "$W/facts")"
+grep -q 'content_type=multipart/report; report-type=disposition-notification; boundary="[^"]*" encrypted=0 signed=1' "$W/facts" || fail "MDN as unwrapped: $(cat "$W/facts")"
 # Unsigned when not asked; the error modifier in the disposition.
 "$TOOL" mdn "$CERTS/edihub.crt" "$CERTS/edihub.key" "" decryption-failed >"$W/mdn-error.eml"
 grep -q '^Content-Type: multipart/report; report-type=disposition-notification;' "$W/mdn-error.eml" || fail "unsigned MDN type"

@@ -28,7 +28,9 @@ check_eq "keys with more than one processed" "" \
   "$(grep '"outcome":"processed"' "$WORK/all" | grep -o '"message_id":"[^"]*"' | sort | uniq -d)"
 check_eq "invoices" $((files * 3)) "$(sql "$db" 'SELECT count(*) FROM invoices')"
 check_eq "invoice lines" $((files * 6)) "$(sql "$db" 'SELECT count(*) FROM invoice_lines')"
-check_eq "acks queued" "$interchanges" "$(sql "$db" 'SELECT count(*) FROM outbox')"
+check_eq "one stored ack per key" "$interchanges" "$(sql "$db" "SELECT count(*) FROM idempotency_keys WHERE length(receipt_body) > 0")"
+# Every ack takes a control number in the committing transaction: one each.
+check_eq "acks numbered" "$interchanges" "$(sql "$db" "SELECT sum(value) FROM sequences WHERE name LIKE 'ack:%'")"
 check_eq "completed keys" "$interchanges" "$(sql "$db" "SELECT count(*) FROM idempotency_keys WHERE state = 'completed'")"
 if grep -qi 'locked\|busy' "$WORK"/err.* "$WORK/all"; then
   fail "database is locked / busy seen: $(grep -hi 'locked\|busy' "$WORK"/err.* "$WORK/all" | head -3)"

@@ -17,7 +17,9 @@ out=$("$EDIHUB" replay --db "sqlite:$db" --json samples/edi/x12-810-004010.edi s
 check_eq "second replay exit" 0 $?
 check_eq "duplicate lines" 2 "$(grep -c '"outcome":"duplicate"' <<<"$out")"
 check_eq "business rows unchanged" "$before" "$(sql "$db" 'SELECT group_concat(invoice_number || updated_at) FROM invoices')"
-check_eq "acks queued once per interchange" 2 "$(sql "$db" 'SELECT count(*) FROM outbox')"
+check_eq "acks stored once per interchange" 2 "$(sql "$db" "SELECT count(*) FROM idempotency_keys WHERE length(receipt_body) > 0")"
+# Acknowledgments have no destination yet: they are the keys' receipts, not outbox rows nobody takes.
+check_eq "no undeliverable outbox rows" 0 "$(sql "$db" 'SELECT count(*) FROM outbox')"
 
 # A broken file: rejected, exit 1, its negative acknowledgment kept for retransmissions.
 "$EDIHUB" replay --db "sqlite:$db" samples/edi/broken-x12-se-count.edi >"$WORK/out" 2>&1

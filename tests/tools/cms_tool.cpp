@@ -21,6 +21,7 @@
 
 #include "src/crypto/cms.h"
 #include "src/receivers/as2/mdn.h"
+#include "src/gate/receipt_policy.h"
 #include "src/receivers/as2/unwrap.h"
 
 using namespace edihub;
@@ -91,7 +92,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (a.size() == 2 && a[0] == "decompress") {
-    auto r = crypto::decompress(slurp(a[1]), 100 << 20);
+    Lease lease(nullptr, 100u << 20);
+    auto r = crypto::decompress(slurp(a[1]), lease);
     if (!r.is_ok()) return fail(r.status());
     std::cout << r.value();
     return 0;
@@ -117,9 +119,16 @@ int main(int argc, char** argv) {
     o.identities.push_back(identity(a[2], a[3]));
     o.signers.push_back(crypto::Certificate::load_pem_file(a[4]).value());
     o.mic_algorithm = a[5];
-    auto r = as2::unwrap(slurp(a[1]), o);
+    const std::string entity = slurp(a[1]);
+    mime::Entity outer;
+    if (mime::Error e = mime::parse_entity(entity, &outer)) {
+      std::cerr << "not a MIME entity: " << e.message << "\n";
+      return 1;
+    }
+    Lease lease(nullptr, 100u << 20);
+    auto r = as2::unwrap(outer, o, lease);
     if (!r.is_ok()) {
-      std::cout << "disposition=" << as2::disposition_modifier(r.status()) << "\n";
+      std::cout << "disposition=" << gate::as2_modifier(gate::failure_from(r.status().message())) << "\n";
       return fail(r.status());
     }
     std::cout << "content_type=" << r->content_type << " encrypted=" << r->encrypted << " signed=" << r->signed_

@@ -2,37 +2,33 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
-#include <cstdlib>
-#include <filesystem>
 #include <mutex>
 #include <thread>
 
-#include "src/gate/gate.h"
+#include "src/gate/pass.h"
 #include "tests/unit/temp_db.h"
 
 using namespace edihub;
 using namespace edihub::store;
 using gate::Gate;
-using gate::Outcome;
+using gate::KeyClaim;
+using gate::KeyOutcome;
 
 namespace {
 
 using test::TempDb;
 
-ClaimRequest req(const std::string& id, const std::string& digest = "d1") {
-  ClaimRequest r;
-  r.key = MessageKey::edifact("acme", "5412345000013", id);
-  r.payload_sha256 = digest;
-  r.raw_sha256 = digest;
-  return r;
+KeyClaim claim(const std::string& id, const std::string& content = "d1") {
+  return KeyClaim{MessageKey::edifact("acme", "5412345000013", id), PayloadDigest::of(content), RawDigest::of(content)};
 }
 
 // An effect that books one invoice and answers with `body`, counting its runs.
 struct Booking {
   std::atomic<int> runs{0};
   std::string body = "CONTRL 7";
-  store::Effect effect(const std::string& number = "INV-1") {
+  gate::Effect effect(const std::string& number = "INV-1") {
     return [this, number](Transaction& tx) -> Result<Settlement> {
       ++runs;
       business::Invoice inv;
@@ -41,12 +37,42 @@ struct Booking {
       inv.total_minor = 100;
       auto a = tx.put_invoice("acme", inv, "edifact:x");
       if (!a.is_ok()) return a.status();
-      return Settlement{KeyState::Completed, {0, "", body}, "processed", ""};
+      return Settlement{KeyState::Completed, {0, "", body}, Outcome::Processed, ""};
     };
   }
 };
 
 int64_t invoices(Store& s) { return s.report()->business_rows.at("invoices"); }
+
+gate::GateOptions waiting(int64_t ms) {
+  gate::GateOptions o;
+  o.inflight_wait_ms = ms;
+  return o;
+}
+
+// Lets a test hold a thread inside an effect until it says go.
+struct Latch {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool inside = false, go = false;
+  void enter() {
+    std::unique_lock<std::mutex> lock(mu);
+    inside = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return go; });
+  }
+  void wait_inside() {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return inside; });
+  }
+  void open() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      go = true;
+    }
+    cv.notify_all();
+  }
+};
 
 }  // namespace
 
@@ -55,12 +81,12 @@ TEST_CASE("first pass processes, retransmissions get the same receipt and no sec
   auto s = db.open();
   Gate g(gate::GateOptions{});
   Booking b;
-  Outcome first = g.pass(*s, req("1"), b.effect());
-  CHECK(first.kind == Outcome::Kind::Processed);
+  KeyOutcome first = gate::pass_key(g, *s, claim("1"), b.effect());
+  CHECK(first.outcome == Outcome::Processed);
   CHECK(first.receipt.body == "CONTRL 7");
   for (int i = 0; i < 3; ++i) {
-    Outcome again = g.pass(*s, req("1"), b.effect());
-    CHECK(again.kind == Outcome::Kind::Duplicate);
+    KeyOutcome again = gate::pass_key(g, *s, claim("1"), b.effect());
+    CHECK(again.outcome == Outcome::Duplicate);
     CHECK(again.receipt == first.receipt);
   }
   CHECK(b.runs == 1);
@@ -72,111 +98,133 @@ TEST_CASE("same key with different content is a conflict: no effect, original re
   auto s = db.open();
   Gate g(gate::GateOptions{});
   Booking b;
-  REQUIRE(g.pass(*s, req("2", "d1"), b.effect()).kind == Outcome::Kind::Processed);
-  Outcome c = g.pass(*s, req("2", "d2"), b.effect("INV-OTHER"));
-  CHECK(c.kind == Outcome::Kind::Conflict);
+  REQUIRE(gate::pass_key(g, *s, claim("2", "d1"), b.effect()).outcome == Outcome::Processed);
+  KeyOutcome c = gate::pass_key(g, *s, claim("2", "d2"), b.effect("INV-OTHER"));
+  CHECK(c.outcome == Outcome::Conflict);
   CHECK(c.detail.find("different content") != std::string::npos);
   CHECK(b.runs == 1);
   CHECK(invoices(*s) == 1);
-  CHECK(g.pass(*s, req("2", "d1"), b.effect()).receipt.body == "CONTRL 7");
+  CHECK(gate::pass_key(g, *s, claim("2", "d1"), b.effect()).receipt.body == "CONTRL 7");
 }
 
-TEST_CASE("a duplicate arriving while the original is in flight waits and gets its receipt") {
+// Defect 8: the wait is the gate's own. A key held under a lease (a large
+// message in flight) makes a duplicate wait until it settles, then answers
+// with its receipt. Without the wait, the duplicate would answer in-flight.
+TEST_CASE("a duplicate of a key in flight waits for it to settle and gets its receipt") {
   TempDb db;
-  Gate g(gate::GateOptions{});
-  std::mutex mu;
-  std::condition_variable cv;
-  bool inside = false, release = false;
-  std::atomic<int> runs{0};
-  auto slow = [&](Transaction&) -> Result<Settlement> {
-    ++runs;
-    std::unique_lock<std::mutex> lock(mu);
-    inside = true;
-    cv.notify_all();
-    cv.wait(lock, [&] { return release; });
-    return Settlement{KeyState::Completed, {0, "", "the receipt"}, "processed", ""};
-  };
-  Outcome original, duplicate;
-  std::thread t1([&] {
+  Gate g(waiting(10000));
+  auto holder = db.open();
+  Result<gate::Claimed> held = gate::claim_leased(g, *holder, claim("3"));
+  REQUIRE(held.is_ok());
+  REQUIRE(held->kind == gate::Claimed::Kind::New);
+  Booking b;
+  KeyOutcome duplicate;
+  std::thread t([&] {
     auto s = db.open();
-    original = g.pass(*s, req("3"), slow);
+    duplicate = gate::pass_key(g, *s, claim("3"), b.effect());
   });
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    cv.wait(lock, [&] { return inside; });
-  }
-  std::thread t2([&] {
-    auto s = db.open();
-    duplicate = g.pass(*s, req("3"), slow);
-  });
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    release = true;
-  }
-  cv.notify_all();
-  t1.join();
-  t2.join();
-  CHECK(runs == 1);
-  CHECK(original.kind == Outcome::Kind::Processed);
-  CHECK(duplicate.kind == Outcome::Kind::Duplicate);
+  // Settles while the duplicate waits (it polls; a settle here also wakes it).
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  Booking original;
+  original.body = "the receipt";
+  REQUIRE(gate::settle_leased(g, *holder, claim("3"), held->token, original.effect()).is_ok());
+  t.join();
+  CHECK(duplicate.outcome == Outcome::Duplicate);
   CHECK(duplicate.receipt.body == "the receipt");
+  CHECK(b.runs == 0);
+  CHECK(original.runs == 1);
 }
 
 TEST_CASE("still in flight after the bounded wait: a transient answer, never a second run") {
   TempDb db;
+  Gate g(waiting(50));
   auto holder = db.open();
-  REQUIRE(holder->claim(req("4"))->kind == Claim::Kind::Claimed);  // held, never settled
-  gate::GateOptions o;
-  o.inflight_wait_ms = 50;
-  Gate g(o);
+  REQUIRE(gate::claim_leased(g, *holder, claim("4"))->kind == gate::Claimed::Kind::New);  // never settled
   auto s = db.open();
   Booking b;
-  Outcome r = g.pass(*s, req("4"), b.effect());
-  CHECK(r.kind == Outcome::Kind::InFlight);
+  KeyOutcome r = gate::pass_key(g, *s, claim("4"), b.effect());
+  CHECK(r.outcome == Outcome::InFlight);
+  CHECK(r.detail == "still being handled by another worker after 50 ms");
   CHECK(b.runs == 0);
+}
+
+// Defect 8, the other half: a duplicate that meets the original's open
+// transaction waits for the write lock only as long as the gate's wait (not
+// SQLite's 30 s busy timeout), then gets a transient answer; once the
+// original has committed, its receipt.
+TEST_CASE("waiting for the original's transaction is bounded by the gate's wait") {
+  TempDb db;
+  Gate g(waiting(200));
+  Latch latch;
+  Booking original;
+  KeyOutcome first;
+  std::thread t([&] {
+    auto s = db.open();
+    first = gate::pass_key(g, *s, claim("5"), [&](Transaction& tx) -> Result<Settlement> {
+      latch.enter();  // holds the transaction open
+      return original.effect()(tx);
+    });
+  });
+  latch.wait_inside();
+  auto s = db.open();
+  Booking b;
+  KeyOutcome busy = gate::pass_key(g, *s, claim("5"), b.effect());
+  CHECK(busy.outcome == Outcome::Error);
+  CHECK(busy.detail == "store busy: no write lock within 200 ms");
+  latch.open();
+  t.join();
+  CHECK(first.outcome == Outcome::Processed);
+  KeyOutcome after = gate::pass_key(g, *s, claim("5"), b.effect());
+  CHECK(after.outcome == Outcome::Duplicate);
+  CHECK(after.receipt == first.receipt);
+  CHECK(b.runs == 0);
+  CHECK(original.runs == 1);
 }
 
 TEST_CASE("crash mid-processing: after the lease, a retransmission takes over and runs once") {
   TempDb db;
-  auto crashed = db.open();
-  ClaimRequest r = req("5");
-  r.lease_ms = 1000;
-  REQUIRE(crashed->claim(r)->kind == Claim::Kind::Claimed);  // then the worker dies
-  gate::GateOptions o;
+  gate::GateOptions o = waiting(0);
   o.lease_ms = 1000;
-  o.inflight_wait_ms = 0;
   Gate g(o);
-  auto after = db.open(1500);  // the store's clock, past the lease
+  auto crashed = db.open();
+  Result<gate::Claimed> held = gate::claim_leased(g, *crashed, claim("6"));
+  REQUIRE(held->kind == gate::Claimed::Kind::New);  // then the worker dies
+  auto early = db.open(500);
   Booking b;
-  Outcome out = g.pass(*after, req("5"), b.effect());
-  CHECK(out.kind == Outcome::Kind::Processed);
+  CHECK(gate::pass_key(g, *early, claim("6"), b.effect()).outcome == Outcome::InFlight);
+  auto after = db.open(1500);  // the store's clock, past the lease
+  KeyOutcome out = gate::pass_key(g, *after, claim("6"), b.effect());
+  CHECK(out.outcome == Outcome::Processed);
   CHECK(b.runs == 1);
-  // The dead worker's settle, should it wake up, is refused.
-  CHECK(crashed->settle(r.key, 1, b.effect()).kind() == Status::Kind::Fenced);
-  CHECK(b.runs == 1);
+  // The dead worker's settle, should it wake up, is refused and writes nothing.
+  Booking stale;
+  Status late = gate::settle_leased(g, *crashed, claim("6"), held->token, stale.effect("INV-STALE"));
+  CHECK(late.kind() == Status::Kind::Fenced);
   CHECK(invoices(*after) == 1);
+  CHECK((*after->lookup(claim("6").key).value()).attempts == 2);
 }
 
-TEST_CASE("transient failure: nothing committed, claim released, the retry processes") {
+TEST_CASE("transient failure: nothing committed, the retry processes") {
   TempDb db;
   auto s = db.open();
   Gate g(gate::GateOptions{});
-  Outcome t = g.pass(*s, req("6"), [](Transaction& tx) -> Result<Settlement> {
+  KeyOutcome t = gate::pass_key(g, *s, claim("7"), [](Transaction& tx) -> Result<Settlement> {
     business::Invoice inv;
-    inv.invoice_number = "INV-6";
+    inv.invoice_number = "INV-7";
     inv.document_date = "20240101";
-    tx.put_invoice("acme", inv, "x");
+    if (!tx.put_invoice("acme", inv, "x").is_ok()) return Status::transient("put failed");
     return Status::transient("downstream ERP is down");
   });
-  CHECK(t.kind == Outcome::Kind::Transient);
+  CHECK(t.outcome == Outcome::Error);
   CHECK(t.detail == "downstream ERP is down");
   CHECK(invoices(*s) == 0);
+  CHECK_FALSE(s->lookup(claim("7").key)->has_value());  // no trace
   Booking b;
-  CHECK(g.pass(*s, req("6"), b.effect("INV-6")).kind == Outcome::Kind::Processed);
+  CHECK(gate::pass_key(g, *s, claim("7"), b.effect("INV-7")).outcome == Outcome::Processed);
   CHECK(invoices(*s) == 1);
 }
 
-TEST_CASE("permanent failure: stored negative receipt, retried, then poison") {
+TEST_CASE("permanent failure: stored negative receipt, retried whatever the content, then poison") {
   TempDb db;
   auto s = db.open();
   gate::GateOptions o;
@@ -185,61 +233,56 @@ TEST_CASE("permanent failure: stored negative receipt, retried, then poison") {
   std::atomic<int> runs{0};
   auto reject = [&](Transaction&) -> Result<Settlement> {
     ++runs;
-    return Settlement{KeyState::Failed, {0, "", "CONTRL 4 #" + std::to_string(runs.load())}, "rejected",
+    return Settlement{KeyState::Failed, {0, "", "CONTRL 4 #" + std::to_string(runs.load())}, Outcome::Rejected,
                       "bad partner data"};
   };
-  Outcome f1 = g.pass(*s, req("7"), reject);
-  CHECK(f1.kind == Outcome::Kind::Failed);
+  KeyOutcome f1 = gate::pass_key(g, *s, claim("8", "v1"), reject);
+  CHECK(f1.outcome == Outcome::Rejected);
   CHECK(f1.receipt.body == "CONTRL 4 #1");
-  Outcome f2 = g.pass(*s, req("7"), reject);  // the cause may have been fixed: run again
-  CHECK(f2.kind == Outcome::Kind::Failed);
-  Outcome poison = g.pass(*s, req("7"), reject);
-  CHECK(poison.kind == Outcome::Kind::Poison);
+  // The cause may have been fixed, and a corrected copy is not a conflict: run again.
+  KeyOutcome f2 = gate::pass_key(g, *s, claim("8", "v2"), reject);
+  CHECK(f2.outcome == Outcome::Rejected);
+  KeyOutcome poison = gate::pass_key(g, *s, claim("8", "v3"), reject);
+  CHECK(poison.outcome == Outcome::Poison);
   CHECK(poison.receipt.body == "CONTRL 4 #2");
   CHECK(runs == 2);
 }
 
+TEST_CASE("a failed key that then succeeds is completed, and its retransmission is a duplicate") {
+  TempDb db;
+  auto s = db.open();
+  Gate g(gate::GateOptions{});
+  REQUIRE(gate::pass_key(g, *s, claim("9", "v1"), [](Transaction&) -> Result<Settlement> {
+            return Settlement{KeyState::Failed, {0, "", "negative"}, Outcome::Rejected, "not yet"};
+          }).outcome == Outcome::Rejected);
+  Booking b;
+  b.body = "positive";
+  CHECK(gate::pass_key(g, *s, claim("9", "v1"), b.effect()).outcome == Outcome::Processed);
+  KeyOutcome dup = gate::pass_key(g, *s, claim("9", "v1"), b.effect());
+  CHECK(dup.outcome == Outcome::Duplicate);
+  CHECK(dup.receipt.body == "positive");
+  CHECK(b.runs == 1);
+}
+
 namespace {
 
-// A store whose settle fails after running the effect: the final commit fails.
-class CommitFails : public Store {
+// A key store whose COMMIT fails after the work ran (disk full, I/O error):
+// only the interface the gate uses, over a real store.
+class CommitFails : public KeyStore {
  public:
   explicit CommitFails(Store& inner) : inner_(inner) {}
-  // The new-key path: the effect runs, then the COMMIT fails.
-  Result<Claim> claim(const ClaimRequest& r, const Effect* first_pass, Settlement*) override {
-    if (first_pass == nullptr) return inner_.claim(r);
-    Result<Claim> c = inner_.claim(r);  // claims without the first pass ...
-    if (c.is_ok() && c->kind == Claim::Kind::Claimed && !c->takeover) {
-      inner_.settle(r.key, c->token, [](Transaction&) -> Result<Settlement> {
-        return Status::transient("disk I/O error during COMMIT");  // ... and rolls back
-      });
-      inner_.release(r.key, c->token);
-      return Status::transient("disk I/O error during COMMIT");
-    }
-    return c;
-  }
-  // The taken-over path: same failure.
-  Status settle(const MessageKey&, int64_t, const Effect&) override {
-    return Status::transient("disk I/O error during COMMIT");
-  }
-  Status release(const MessageKey& k, int64_t t) override {
-    ++released;
-    return inner_.release(k, t);
-  }
   Result<std::optional<KeyRecord>> lookup(const MessageKey& k) override { return inner_.lookup(k); }
-  Status log(const MessageLog& m) override { return inner_.log(m); }
-  Status enqueue(const OutboxItem& i) override { return inner_.enqueue(i); }
-  Result<std::vector<OutboxEntry>> due_outbox(int l, int64_t ms) override { return inner_.due_outbox(l, ms); }
-  Status outbox_sent(int64_t id) override { return inner_.outbox_sent(id); }
-  Status outbox_retry(int64_t id, int64_t n, const std::string& e, bool g) override {
-    return inner_.outbox_retry(id, n, e, g);
+  Result<std::optional<Receipt>> conflict_receipt(const MessageKey& k, const RawDigest& r) override {
+    return inner_.conflict_receipt(k, r);
   }
-  Result<PurgeBatch> purge_keys(const PurgeRequest& r) override { return inner_.purge_keys(r); }
-  Result<int64_t> purge_messages(int64_t c, int b, bool d) override { return inner_.purge_messages(c, b, d); }
-  Result<std::vector<std::string>> partners_with_keys() override { return inner_.partners_with_keys(); }
-  Result<StatusReport> report() override { return inner_.report(); }
-  Result<int64_t> now_ms() override { return inner_.now_ms(); }
-  int released = 0;
+  Status transact(const TransactionWork& work, int64_t wait) override {
+    return inner_.transact(
+        [&](Transaction& tx) -> Status {
+          Status s = work(tx);
+          return s.is_ok() ? Status::transient("disk I/O error during COMMIT") : s;
+        },
+        wait);
+  }
 
  private:
   Store& inner_;
@@ -247,62 +290,42 @@ class CommitFails : public Store {
 
 }  // namespace
 
-TEST_CASE("a failed final commit never yields a positive receipt") {
+TEST_CASE("a failed final commit never yields a positive receipt, and leaves no trace") {
   TempDb db;
   auto real = db.open();
   Gate g(gate::GateOptions{});
   Booking b;
-  SUBCASE("new key: handled in the inserting transaction") {
-    CommitFails s(*real);
-    Outcome o = g.pass(s, req("8"), b.effect());
-    CHECK(o.kind == Outcome::Kind::Transient);
-    CHECK(o.receipt.body.empty());
-    CHECK(invoices(*real) == 0);
-  }
-  SUBCASE("taken-over key: handled in settle, the claim released") {
-    ClaimRequest r = req("8");
-    r.lease_ms = 1000;
-    REQUIRE(real->claim(r)->kind == Claim::Kind::Claimed);  // a worker that then died
-    auto later = db.open(1500);
-    CommitFails s(*later);
-    Outcome o = g.pass(s, req("8"), b.effect());
-    CHECK(o.kind == Outcome::Kind::Transient);
-    CHECK(o.receipt.body.empty());
-    CHECK(s.released == 1);
-    CHECK(invoices(*real) == 0);
-  }
+  CommitFails failing(*real);
+  KeyOutcome o = gate::pass_key(g, failing, claim("10"), b.effect());
+  CHECK(o.outcome == Outcome::Error);
+  CHECK(o.receipt.body.empty());
+  CHECK(o.detail == "disk I/O error during COMMIT");
+  CHECK(invoices(*real) == 0);
+  CHECK_FALSE(real->lookup(claim("10").key)->has_value());
   // The partner's retry, with a healthy store, processes it.
-  CHECK(g.pass(*real, req("8"), b.effect()).kind == Outcome::Kind::Processed);
+  CHECK(gate::pass_key(g, *real, claim("10"), b.effect()).outcome == Outcome::Processed);
   CHECK(invoices(*real) == 1);
 }
 
-TEST_CASE("leased pass: work outside the transaction may use the store itself, once") {
+TEST_CASE("concurrent duplicates of a new key: one effect, one receipt for all") {
   TempDb db;
-  auto s = db.open();
-  Gate g(gate::GateOptions{});
-  Booking inner;
-  int runs = 0;
-  auto work = [&]() -> Result<Settlement> {
-    ++runs;
-    // An AS2 message's interchange passes the gate on its own key meanwhile.
-    Outcome o = g.pass(*s, req("inner"), inner.effect());
-    if (o.kind != Outcome::Kind::Processed && o.kind != Outcome::Kind::Duplicate) return Status::transient(o.detail);
-    return Settlement{KeyState::Completed, {200, "Content-Type: multipart/report\r\n", "MDN"}, "processed", ""};
-  };
-  ClaimRequest transport = req("transport");
-  transport.key = MessageKey::as2("acme", "<m1@acme>");
-  Outcome first = g.pass_leased(*s, transport, work);
-  CHECK(first.kind == Outcome::Kind::Processed);
-  CHECK(first.receipt.body == "MDN");
-  Outcome again = g.pass_leased(*s, transport, work);
-  CHECK(again.kind == Outcome::Kind::Duplicate);
-  CHECK(again.receipt == first.receipt);
-  CHECK(runs == 1);
-  CHECK(inner.runs == 1);
-
-  ClaimRequest failing = req("t2");
-  failing.key = MessageKey::as2("acme", "<m2@acme>");
-  Outcome t = g.pass_leased(*s, failing, [] () -> Result<Settlement> { return Status::transient("store busy"); });
-  CHECK(t.kind == Outcome::Kind::Transient);
-  CHECK(g.pass_leased(*s, failing, work).kind == Outcome::Kind::Processed);  // released: retried at once
+  Gate g(waiting(10000));
+  Booking b;
+  std::vector<KeyOutcome> outcomes(8);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] {
+      auto s = db.open();
+      outcomes[i] = gate::pass_key(g, *s, claim("11"), b.effect());
+    });
+  for (auto& t : threads) t.join();
+  int processed = 0;
+  for (const auto& o : outcomes) {
+    processed += o.outcome == Outcome::Processed;
+    CHECK((o.outcome == Outcome::Processed || o.outcome == Outcome::Duplicate));
+    CHECK(o.receipt.body == "CONTRL 7");
+  }
+  CHECK(processed == 1);
+  CHECK(b.runs == 1);
+  CHECK(invoices(*db.open()) == 1);
 }

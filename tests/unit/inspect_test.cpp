@@ -3,10 +3,20 @@
 
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
 #include <sstream>
+#include <streambuf>
+#include <thread>
 
 #include "src/cli/commands.h"
+#include "tests/unit/test_util.h"
 
 using namespace edihub::cli;
 using Poco::JSON::Array;
@@ -31,6 +41,39 @@ Run inspect(std::vector<std::string> files, bool json = true) {
 Object::Ptr json_of(const std::string& line) {
   return Poco::JSON::Parser().parse(line).extract<Object::Ptr>();
 }
+
+// Output another thread can watch while inspect writes it.
+class WatchedOutput : public std::streambuf {
+ public:
+  bool wait_for(const std::string& text, std::chrono::seconds timeout) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return changed_.wait_for(lock, timeout, [&] { return written_.find(text) != std::string::npos; });
+  }
+  std::string written() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return written_;
+  }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (c != traits_type::eof()) append(std::string(1, traits_type::to_char_type(c)));
+    return traits_type::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    append(std::string(s, static_cast<size_t>(n)));
+    return n;
+  }
+
+ private:
+  void append(const std::string& s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    written_ += s;
+    changed_.notify_all();
+  }
+  std::mutex mu_;
+  std::condition_variable changed_;
+  std::string written_;
+};
 
 }  // namespace
 
@@ -127,4 +170,36 @@ TEST_CASE("inspect: unreadable and non-EDI files are errors") {
   CHECK(readme.exit == 1);
   CHECK(json_of(readme.out)->getArray("errors")->getObject(0)->getValue<std::string>("code") ==
         "UNKNOWN_START");
+}
+
+TEST_CASE("inspect --json writes each interchange as soon as the parser hands it over") {
+  // The input is a FIFO fed one interchange at a time: the second is sent only
+  // once the first one's JSON is out, so a command that holds the document
+  // until the end of the file times out here.
+  char tmpl[] = "/tmp/edihub-inspect-XXXXXX";
+  const std::string dir = mkdtemp(tmpl), fifo = dir + "/feed.edi";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string ic = edihub::test::read_file(std::string(EDIHUB_SOURCE_DIR) + "/samples/edi/x12-810-004010.edi");
+  WatchedOutput watched;
+  std::ostream out(&watched);
+  std::ostringstream err;
+  bool first_written_early = false;
+  std::thread feeder([&] {
+    std::ofstream f(fifo, std::ios::binary);
+    f << ic << std::flush;
+    first_written_early = watched.wait_for("\"length\":614}]}],\"errors\":[]}", std::chrono::seconds(10));
+    f << ic;
+  });
+  Args a;
+  a.flags.push_back("json");
+  a.positional.push_back(fifo);
+  int code = run_inspect(a, out, err);
+  feeder.join();
+  std::filesystem::remove_all(dir);
+  CHECK(first_written_early);
+  CHECK(code == 0);
+  const std::string doc = watched.written();
+  CHECK(doc.back() == '\n');
+  CHECK(json_of(doc)->getArray("interchanges")->size() == 2);
+  CHECK(json_of(doc)->getArray("errors")->size() == 0);
 }

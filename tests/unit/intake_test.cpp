@@ -16,7 +16,6 @@ struct Fixture {
   std::unique_ptr<store::Store> store = db.open();
   config::Partners partners = config::Partners::load(test::source_path("partners")).value();
   gate::Gate gate{gate::GateOptions{}};
-  gate::InterchangeIntake intake{gate, *store, partners};
 
   gate::InterchangeResult run(const std::string& bytes, const std::string& transport_id = "t1") {
     auto parsed = edi::parse(bytes);
@@ -24,7 +23,8 @@ struct Fixture {
     gate::Arrival a;
     a.transport = "test";
     a.transport_id = transport_id;
-    return intake.process(parsed.interchanges[0], bytes, a);
+    gate::InterchangeWork w = gate::prepare_interchange(parsed.interchanges[0], bytes, partners, a);
+    return gate::admit_interchange(gate, *store, w, a);
   }
   int64_t rows(const char* table) { return store->report()->business_rows.at(table); }
 };
@@ -42,7 +42,7 @@ std::string with(std::string s, const std::string& from, const std::string& to) 
 TEST_CASE("an interchange is booked once; a retransmission in a new transport gets the same ack") {
   Fixture f;
   auto first = f.run(sample("x12-810-004010.edi"), "as2:<first@acme>");
-  CHECK(first.outcome == "processed");
+  CHECK(first.outcome == Outcome::Processed);
   CHECK(first.partner_id == "acme");
   CHECK(first.message_id == "x12:ACMESUPPLY:000000201");
   CHECK(first.documents == 1);
@@ -52,18 +52,35 @@ TEST_CASE("an interchange is booked once; a retransmission in a new transport ge
         std::string::npos);
 
   auto again = f.run(sample("x12-810-004010.edi"), "as2:<second@acme>");
-  CHECK(again.outcome == "duplicate");
+  CHECK(again.outcome == Outcome::Duplicate);
   CHECK(again.documents == 0);
   CHECK(again.receipt == first.receipt);  // byte for byte
   CHECK(f.rows("invoices") == 1);
-  CHECK(f.rows("outbox") == 1);
+  // Defect 7: an acknowledgment with nowhere to go is the key's receipt only,
+  // never a pending outbox row that no deliverer takes.
+  CHECK(f.rows("outbox") == 0);
+}
+
+// Defect 4: every control number the gateway writes comes from the
+// sequences table, so two conflicts in the same second never repeat one.
+TEST_CASE("conflict acknowledgments are numbered from the sequences table") {
+  Fixture f;
+  REQUIRE(f.run(sample("x12-810-004010.edi")).outcome == Outcome::Processed);  // its 997 is number 1
+  auto c1 = f.run(with(sample("x12-810-004010.edi"), "INV-88301", "INV-99998"));
+  auto c2 = f.run(with(sample("x12-810-004010.edi"), "INV-88301", "INV-99999"));
+  REQUIRE(c1.outcome == Outcome::Conflict);
+  REQUIRE(c2.outcome == Outcome::Conflict);
+  // ISA13 of each TA1: the 13th element of its ISA.
+  auto isa13 = [](const std::string& ack) { return ack.substr(90, 9); };
+  CHECK(isa13(c1.receipt.body) == "000000002");
+  CHECK(isa13(c2.receipt.body) == "000000003");
 }
 
 TEST_CASE("same control number, different bytes: conflict answered with TA1 025, nothing booked") {
   Fixture f;
-  REQUIRE(f.run(sample("x12-810-004010.edi")).outcome == "processed");
+  REQUIRE(f.run(sample("x12-810-004010.edi")).outcome == Outcome::Processed);
   auto c = f.run(with(sample("x12-810-004010.edi"), "INV-88301", "INV-99999"));
-  CHECK(c.outcome == "conflict");
+  CHECK(c.outcome == Outcome::Conflict);
   CHECK(c.receipt.body.find("TA1*000000201*240315*0800*R*025~") != std::string::npos);
   CHECK(f.rows("invoices") == 1);
 }
@@ -71,25 +88,25 @@ TEST_CASE("same control number, different bytes: conflict answered with TA1 025,
 TEST_CASE("EDIFACT: CONTRL as the stored receipt, duplicate conflict is CONTRL 26") {
   Fixture f;
   auto r = f.run(sample("edifact-invoic-d96a.edi"));
-  CHECK(r.outcome == "processed");
+  CHECK(r.outcome == Outcome::Processed);
   CHECK(r.documents == 2);
   CHECK(r.receipt.body.find("UCI+INV0000042+5412345000013:14+5400000000009:14+7'") != std::string::npos);
   auto c = f.run(with(sample("edifact-invoic-d96a.edi"), "INV-77120", "INV-77199"));
-  CHECK(c.outcome == "conflict");
+  CHECK(c.outcome == Outcome::Conflict);
   CHECK(c.receipt.body.find("UCI+INV0000042+5412345000013:14+5400000000009:14+4+26'") != std::string::npos);
 }
 
 TEST_CASE("envelope errors: rejected with a stored negative ack, retried on retransmission") {
   Fixture f;
   auto r = f.run(sample("broken-x12-iea-control.edi"));
-  CHECK(r.outcome == "rejected");
+  CHECK(r.outcome == Outcome::Rejected);
   CHECK(r.detail.rfind("IEA02_CONTROL: IEA02 is '000000920'", 0) == 0);
   CHECK(r.receipt.body.find("TA1*000000902*") != std::string::npos);
   CHECK(r.receipt.body.find("*R*001~") != std::string::npos);
   auto key = f.store->lookup(store::MessageKey::x12("acme", "ACMESUPPLY", "000000902"));
   CHECK((*key.value()).state == store::KeyState::Failed);
   auto again = f.run(sample("broken-x12-iea-control.edi"));
-  CHECK(again.outcome == "rejected");
+  CHECK(again.outcome == Outcome::Rejected);
   CHECK((*f.store->lookup(store::MessageKey::x12("acme", "ACMESUPPLY", "000000902")).value()).failures == 2);
   CHECK(f.rows("invoices") == 0);
 }
@@ -104,7 +121,7 @@ TEST_CASE("a message the business handler cannot read rejects the whole intercha
   second = with(second, "*0001~", "*0002~");
   two = with(two, "IEA*1*", second + "GE*2*201~\nIEA*1*");
   auto r = f.run(two);
-  CHECK(r.outcome == "rejected");
+  CHECK(r.outcome == Outcome::Rejected);
   CHECK(r.detail.find("810 0002: segment") != std::string::npos);
   CHECK(r.detail.find("BIG02") != std::string::npos);
   CHECK(r.receipt.body.find("AK2*810*0001~\nAK5*A~\nAK2*810*0002~\nAK5*R*5~\nAK9*P*2*2*1~") !=
@@ -115,7 +132,7 @@ TEST_CASE("a message the business handler cannot read rejects the whole intercha
 TEST_CASE("unknown sender: rejected, the id named, no key") {
   Fixture f;
   auto r = f.run(with(sample("x12-856-004010.edi"), "ZZ*ACMESUPPLY     ", "ZZ*NOBODY         "));
-  CHECK(r.outcome == "rejected");
+  CHECK(r.outcome == Outcome::Rejected);
   CHECK(r.partner_id.empty());
   CHECK(r.detail.rfind("unknown sender ZZ:NOBODY (x12 interchange 000000101)", 0) == 0);
   CHECK(f.store->report()->keys.empty());
@@ -126,16 +143,16 @@ TEST_CASE("a late older version of a document is not booked over the newer one")
   Fixture f;
   // 810 version A dated 2024-03-15, then B (replace, later), then A' (replace, earlier).
   std::string a = sample("x12-810-004010.edi");
-  REQUIRE(f.run(a).outcome == "processed");
+  REQUIRE(f.run(a).outcome == Outcome::Processed);
   std::string b = with(with(with(a, "000000201", "000000211"), "000000201", "000000211"),
                        "BIG*20240315*INV-88301*20240305*PO45001234", "BIG*20240320*INV-88301*20240305*PO45001234***05");
   auto rb = f.run(b);
-  CHECK(rb.outcome == "processed");
+  CHECK(rb.outcome == Outcome::Processed);
   CHECK(rb.documents == 1);
   std::string late = with(with(with(a, "000000201", "000000212"), "000000201", "000000212"),
                           "BIG*20240315*INV-88301*20240305*PO45001234", "BIG*20240318*INV-88301*20240305*PO45001234***05");
   auto rl = f.run(late);
-  CHECK(rl.outcome == "processed");
+  CHECK(rl.outcome == Outcome::Processed);
   CHECK(rl.documents == 0);
   CHECK(rl.detail == "INV-88301: an older version than the one booked, ignored");
   CHECK(f.rows("invoices") == 1);

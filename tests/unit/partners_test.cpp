@@ -1,6 +1,9 @@
 // Partner profiles as an operator writes them, and the mistakes they make.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -89,5 +92,142 @@ TEST_CASE("configuration mistakes are errors naming the file and what is wrong")
   SUBCASE("no directory") {
     CHECK(config::Partners::load(d.path + "/nope").status().message() ==
           "partners directory '" + d.path + "/nope' does not exist");
+  }
+}
+
+TEST_CASE("async MDN URLs are compared after normalisation, on segment boundaries") {
+  struct Case {
+    const char* prefix;
+    const char* url;
+    bool allowed;
+  };
+  const Case cases[] = {
+      // segment boundaries
+      {"http://host/mdn", "http://host/mdn", true},
+      {"http://host/mdn", "http://host/mdn/", true},
+      {"http://host/mdn", "http://host/mdn/x", true},
+      {"http://host/mdn", "http://host/mdn?x", true},
+      {"http://host/mdn", "http://host/mdnx", false},
+      {"http://host/mdn", "http://host/mdn-admin", false},
+      {"http://host/mdn/", "http://host/mdn/x", true},
+      {"http://host/mdn/", "http://host/mdn", false},
+      {"http://host/mdn", "http://host/MDN/x", false},  // the path is case-sensitive
+      // dot segments, plain and percent-encoded
+      {"http://host/mdn/", "http://host/mdn/../admin", false},
+      {"http://host/mdn/", "http://host/mdn/%2e%2e/admin", false},
+      {"http://host/mdn/", "http://host/mdn/%2E%2E/admin", false},
+      {"http://host/mdn/", "http://host/mdn/.%2e/admin", false},
+      {"http://host/mdn/", "http://host/mdn/x/../y", true},
+      {"http://host/mdn/", "http://host/mdn/./x", true},
+      {"http://host/mdn/", "http://host/%6Ddn/x", true},  // %6D is 'm'
+      {"http://host/mdn/", "http://host/mdn/x%2F..%2F..%2Fadmin", false},
+      {"http://host/mdn/", "http://host/mdn/x\\..\\..\\admin", false},
+      {"http://host/mdn/", "http://host/mdn/%zz", false},
+      // scheme, host and port
+      {"http://host/mdn", "HTTP://HOST/mdn/x", true},
+      {"http://host/mdn", "http://host:80/mdn/x", true},
+      {"http://host:80/mdn", "http://host/mdn/x", true},
+      {"http://host/mdn", "http://host:8080/mdn/x", false},
+      {"http://host/mdn", "https://host/mdn/x", false},
+      {"https://host/mdn", "https://host:443/mdn", true},
+      {"http://host/mdn", "http://host.evil/mdn", false},
+      {"http://host/mdn", "http://host./mdn", false},
+      {"http://host/mdn", "ftp://host/mdn", false},
+      {"http://host/mdn", "http:/host/mdn", false},
+      {"http://host/mdn", "http:///host/mdn", false},
+      {"http://[::1]:8080/mdn", "http://[::1]:8080/mdn/x", true},
+      // user info, fragments, control characters, spaces
+      {"http://host/mdn", "http://host@evil/mdn", false},
+      {"http://host/mdn", "http://user:pw@host/mdn", false},
+      {"http://host/mdn", "http://evil/mdn#@host", false},
+      {"http://host/mdn", "http://host/mdn#x", false},
+      {"http://host/mdn", "http://host/mdn/x\r\nHost: evil", false},
+      {"http://host/mdn", "http://host/mdn/\r\n", false},
+      {"http://host/mdn", "http://host/mdn/a b", false},
+      {"http://host/mdn", "http://host/mdn/\x7f", false},
+      {"http://host/mdn", "", false},
+      // a prefix without a path: any path on exactly that host and port
+      {"https://host", "https://host", true},
+      {"https://host", "https://host/anything?x=1", true},
+      {"https://host/", "https://host/anything", true},
+      {"https://host", "https://host:443/x", true},
+      {"https://host", "https://host:8443/x", false},
+      {"https://host", "https://host.evil/x", false},
+      {"https://host", "https://host@evil/x", false},
+      {"https://host:8443", "https://host:8443/x", true},
+      {"https://host:8443", "https://host/x", false},
+      // an empty port ("host:") allows any port on that host (the demo profile)
+      {"http://127.0.0.1:", "http://127.0.0.1:8080/mdn", true},
+      {"http://127.0.0.1:", "http://127.0.0.1/mdn", true},
+      {"http://127.0.0.1:", "http://127.0.0.10:8080/mdn", false},
+      {"http://127.0.0.1:", "http://127.0.0.1.evil:8080/mdn", false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.prefix);
+    CAPTURE(c.url);
+    config::Partner p;
+    p.async_mdn_prefixes = {c.prefix};
+    CHECK(p.allows_async_mdn(c.url) == c.allowed);
+  }
+}
+
+TEST_CASE("an async MDN prefix that is not a plain http(s) URL is a load error naming the file") {
+  Dir d;
+  const char* bad[] = {"ftp://host/mdn",      "http:/host/mdn",         "http://user@host/mdn", "http://host/mdn#x",
+                       "http://host/mdn?id=1", "http://host/%zz",       "host/mdn",             "",
+                       "http://host:99999/",  "http://host/x%2Fy"};
+  for (const char* prefix : bad) {
+    CAPTURE(prefix);
+    d.write("a.xml", std::string("<partner id='a'><mdn async-url-allow='") + prefix + "'/></partner>");
+    const std::string message = config::Partners::load(d.path).status().message();
+    CHECK(message.rfind(d.path + "/a.xml: <mdn async-url-allow> must be an http(s) URL prefix", 0) == 0);
+    CHECK(message.find(std::string("not '") + prefix + "': ") != std::string::npos);
+  }
+  d.write("a.xml", "<partner id='a'><mdn async-url-allow='HTTPS://Host:443/mdn/'/></partner>");
+  CHECK(config::Partners::load(d.path).is_ok());
+}
+
+TEST_CASE("a partners directory that cannot be read is an error naming it, never an exception") {
+  namespace fs = std::filesystem;
+  Dir d;
+  d.write("a.xml", "<partner id='a'/>");
+  SUBCASE("a symlink loop as the directory") {
+    fs::create_directory_symlink(d.path + "/loop2", d.path + "/loop1");
+    fs::create_directory_symlink(d.path + "/loop1", d.path + "/loop2");
+    CHECK(config::Partners::load(d.path + "/loop1").status().message() ==
+          "partners directory '" + d.path + "/loop1': cannot access: Too many levels of symbolic links");
+  }
+  SUBCASE("a symlink to the directory itself inside it is not followed") {
+    fs::create_directory_symlink(d.path, d.path + "/loop.xml");
+    auto r = config::Partners::load(d.path);
+    REQUIRE(r.is_ok());
+    CHECK(r->all().size() == 1);
+  }
+  SUBCASE("a *.xml entry that is a symlink loop") {
+    fs::create_symlink(d.path + "/b.xml", d.path + "/b.xml");
+    CHECK(config::Partners::load(d.path).status().message() ==
+          d.path + "/b.xml: cannot read: Too many levels of symbolic links");
+  }
+  SUBCASE("a dangling *.xml symlink") {
+    fs::create_symlink(d.path + "/gone.xml", d.path + "/b.xml");
+    CHECK(config::Partners::load(d.path).status().message() == d.path + "/b.xml: symbolic link to a missing file");
+  }
+  SUBCASE("a file, not a directory") {
+    CHECK(config::Partners::load(d.path + "/a.xml").status().message() ==
+          "partners directory '" + d.path + "/a.xml' is not a directory");
+  }
+  // Root reads and lists anything: these cases need an ordinary user.
+  if (geteuid() != 0) {
+    SUBCASE("an unreadable profile") {
+      d.write("b.xml", "<partner id='b'/>");
+      REQUIRE(chmod((d.path + "/b.xml").c_str(), 0) == 0);
+      CHECK(config::Partners::load(d.path).status().message() == d.path + "/b.xml: cannot read: Permission denied");
+    }
+    SUBCASE("a directory that cannot be listed") {
+      REQUIRE(chmod(d.path.c_str(), 0300) == 0);
+      CHECK(config::Partners::load(d.path).status().message() ==
+            "partners directory '" + d.path + "': cannot list directory: Permission denied");
+      REQUIRE(chmod(d.path.c_str(), 0700) == 0);
+    }
   }
 }

@@ -1,9 +1,9 @@
-// Contract tests of the Store interface. They run against every backend the
-// build has (SQLite now; PostgreSQL when EDIHUB_TEST_PG_URI is set later).
+// Contract tests of the store's interfaces: the key primitives the gate's
+// rules are written on, business rows, sequences, the message log, captures,
+// conflict answers, retention. They run against every backend the build has
+// (SQLite; PostgreSQL is next) through the interfaces only.
 #include <doctest/doctest.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <string>
 
 #include "src/store/store.h"
@@ -16,43 +16,40 @@ namespace {
 
 using test::TempDb;
 
-ClaimRequest request(const std::string& id, const std::string& digest = "aaaa", int64_t lease_ms = 60000) {
-  ClaimRequest r;
-  r.key = MessageKey::x12("acme", "ACMESUPPLY", id);
-  r.payload_sha256 = digest;
-  r.raw_sha256 = digest;
-  r.lease_ms = lease_ms;
-  r.max_failures = 3;
-  return r;
+MessageKey key(const std::string& id) { return MessageKey::x12("acme", "ACMESUPPLY", id); }
+PayloadDigest payload(const std::string& s) { return PayloadDigest::of(s); }
+RawDigest raw(const std::string& s) { return RawDigest::of(s); }
+
+Receipt receipt(const std::string& body) { return {200, "Content-Type: application/edi-x12\r\nX-Test: 1\r\n", body}; }
+
+Settlement completed(const std::string& body) {
+  return Settlement{KeyState::Completed, receipt(body), Outcome::Processed, ""};
+}
+Settlement failed(const std::string& body) {
+  return Settlement{KeyState::Failed, receipt(body), Outcome::Rejected, "bad"};
 }
 
-Receipt receipt(const std::string& body) {
-  return {200, "Content-Type: application/edi-x12\r\nX-Test: 1\r\n", body};
+// Runs `work` in one transaction, asserting it commits.
+template <typename F>
+void commit(Store& s, F&& work) {
+  Status st = s.transact([&](Transaction& tx) -> Status { return work(tx); }, 1000);
+  REQUIRE_MESSAGE(st.is_ok(), st.message());
 }
 
-Effect complete_with(const Receipt& r) {
-  return [r](Transaction&) -> Result<Settlement> {
-    Settlement s;
-    s.state = KeyState::Completed;
-    s.receipt = r;
-    s.outcome = "processed";
-    return s;
-  };
+// Inserts and settles a key in one transaction.
+void settle_new(Store& s, const std::string& id, const Settlement& st, const std::string& content = "aaaa") {
+  commit(s, [&](Transaction& tx) -> Status {
+    Result<bool> in = tx.insert_key(key(id), payload(content), raw(content), tx.now_ms() + 60000);
+    if (!in.is_ok()) return in.status();
+    REQUIRE(in.value());
+    Result<bool> done = tx.settle_key(key(id), 1, payload(content), st);
+    if (!done.is_ok()) return done.status();
+    REQUIRE(done.value());
+    return Status::ok();
+  });
 }
 
-Effect fail_with(const Receipt& r) {
-  return [r](Transaction&) -> Result<Settlement> {
-    Settlement s;
-    s.state = KeyState::Failed;
-    s.receipt = r;
-    s.outcome = "rejected";
-    s.error = "bad";
-    return s;
-  };
-}
-
-business::Invoice invoice(const std::string& number, const std::string& date, business::Purpose p,
-                          int64_t total) {
+business::Invoice invoice(const std::string& number, const std::string& date, business::Purpose p, int64_t total) {
   business::Invoice inv;
   inv.invoice_number = number;
   inv.document_date = date;
@@ -69,219 +66,269 @@ business::Invoice invoice(const std::string& number, const std::string& date, bu
   return inv;
 }
 
+int64_t rows(Store& s, const std::string& table) { return s.report()->business_rows.at(table); }
+
 }  // namespace
 
-TEST_CASE("claim: new key, in flight, completed duplicate with the exact receipt") {
+TEST_CASE("keys: insert once, read back byte for byte, settle fenced by the token") {
   TempDb db;
   auto s = db.open();
-  auto c = s->claim(request("000000001"));
-  REQUIRE(c.is_ok());
-  CHECK(c->kind == Claim::Kind::Claimed);
-  CHECK(c->token == 1);
-  CHECK_FALSE(c->takeover);
-
-  auto again = s->claim(request("000000001"));
-  REQUIRE(again.is_ok());
-  CHECK(again->kind == Claim::Kind::InFlight);
+  commit(*s, [&](Transaction& tx) -> Status {
+    CHECK(tx.insert_key(key("1"), payload("a"), raw("a-raw"), tx.now_ms() + 1000).value());
+    CHECK_FALSE(tx.insert_key(key("1"), payload("b"), raw("b"), tx.now_ms() + 1000).value());  // ON CONFLICT DO NOTHING
+    return Status::ok();
+  });
+  auto rec = s->lookup(key("1"));
+  REQUIRE(rec->has_value());
+  CHECK((*rec.value()).state == KeyState::Processing);
+  CHECK((*rec.value()).attempts == 1);
+  CHECK((*rec.value()).payload == payload("a"));
+  CHECK((*rec.value()).raw == raw("a-raw"));
 
   const Receipt r = receipt(std::string("ISA*...~\0binary\xff", 16));
-  REQUIRE(s->settle(request("000000001").key, 1, complete_with(r)).is_ok());
-
-  auto dup = s->claim(request("000000001"));
-  REQUIRE(dup.is_ok());
-  CHECK(dup->kind == Claim::Kind::Completed);
-  CHECK(dup->receipt == r);  // status, headers and body, byte for byte
-
-  auto rec = s->lookup(request("000000001").key);
-  REQUIRE(rec.is_ok());
-  REQUIRE(rec->has_value());
+  commit(*s, [&](Transaction& tx) -> Status {
+    CHECK_FALSE(tx.settle_key(key("1"), 2, payload("a"), completed("wrong token")).value());  // fenced
+    CHECK(tx.settle_key(key("1"), 1, payload("a"), Settlement{KeyState::Completed, r, Outcome::Processed, ""})
+              .value());
+    CHECK_FALSE(tx.settle_key(key("1"), 1, payload("a"), completed("twice")).value());  // no longer processing
+    return Status::ok();
+  });
+  rec = s->lookup(key("1"));
   CHECK((*rec.value()).state == KeyState::Completed);
-  CHECK((*rec.value()).protocol == "x12");
+  CHECK((*rec.value()).receipt == r);  // status, headers and body, byte for byte
+  CHECK((*rec.value()).outcome == "processed");
   CHECK((*rec.value()).lease_until_ms == 0);
 }
 
-TEST_CASE("same key, different payload digest: conflict, in flight or settled") {
+TEST_CASE("keys: take-over bumps the token and records this attempt's digests; completed keys are never taken") {
   TempDb db;
   auto s = db.open();
-  REQUIRE(s->claim(request("7", "aaaa"))->kind == Claim::Kind::Claimed);
-  auto c = s->claim(request("7", "bbbb"));
-  CHECK(c->kind == Claim::Kind::Conflict);
-  CHECK(c->stored_payload_sha256 == "aaaa");
-  REQUIRE(s->settle(request("7").key, 1, complete_with(receipt("ok"))).is_ok());
-  CHECK(s->claim(request("7", "bbbb"))->kind == Claim::Kind::Conflict);
-  // The stored receipt is untouched by the conflict.
-  CHECK(s->claim(request("7", "aaaa"))->receipt.body == "ok");
-}
-
-TEST_CASE("crash: lease expiry, takeover with a new token, the stale settle is refused") {
-  TempDb db;
-  auto worker1 = db.open();
-  REQUIRE(worker1->claim(request("9", "aaaa", 1000))->kind == Claim::Kind::Claimed);
-  // worker1 "dies" before settling. Before the lease ends, nobody may take over.
-  auto early = db.open(500);
-  CHECK(early->claim(request("9", "aaaa", 1000))->kind == Claim::Kind::InFlight);
-  // After it, a retransmission takes over.
-  auto worker2 = db.open(1001);
-  auto c = worker2->claim(request("9", "aaaa", 1000));
-  REQUIRE(c.is_ok());
-  CHECK(c->kind == Claim::Kind::Claimed);
-  CHECK(c->token == 2);
-  CHECK(c->takeover);
-  // The stale worker wakes up and tries to settle: fenced, nothing written.
-  bool ran = false;
-  Status stale = worker1->settle(request("9").key, 1, [&](Transaction& tx) -> Result<Settlement> {
-    ran = true;
-    tx.put_invoice("acme", invoice("INV-1", "20240101", business::Purpose::Original, 100), "x12:stale");
-    return Settlement{KeyState::Completed, receipt("stale"), "processed", ""};
+  settle_new(*s, "2", failed("negative"), "first");
+  commit(*s, [&](Transaction& tx) -> Status {
+    CHECK_FALSE(tx.take_over(key("2"), 7, payload("second"), raw("second"), tx.now_ms() + 1000).value());  // stale
+    CHECK(tx.take_over(key("2"), 1, payload("second"), raw("second"), tx.now_ms() + 1000).value());
+    return Status::ok();
   });
-  CHECK(stale.kind() == Status::Kind::Fenced);
-  CHECK_FALSE(ran);
-  REQUIRE(worker2->settle(request("9").key, 2, complete_with(receipt("fresh"))).is_ok());
-  CHECK(worker1->claim(request("9"))->receipt.body == "fresh");
-  CHECK(worker1->report()->business_rows.at("invoices") == 0);
+  auto rec = s->lookup(key("2"));
+  CHECK((*rec.value()).attempts == 2);
+  CHECK((*rec.value()).failures == 1);
+  CHECK((*rec.value()).payload == payload("second"));
+  CHECK((*rec.value()).raw == raw("second"));
+  settle_new(*s, "3", completed("ok"));
+  commit(*s, [&](Transaction& tx) -> Status {
+    CHECK_FALSE(tx.take_over(key("3"), 1, payload("x"), raw("x"), tx.now_ms() + 1000).value());
+    return Status::ok();
+  });
 }
 
-TEST_CASE("an effect that fails rolls back everything and leaves the key claimed") {
+TEST_CASE("keys: an unknown payload (a failed unwrap) keeps the digest known before") {
   TempDb db;
   auto s = db.open();
-  REQUIRE(s->claim(request("10"))->kind == Claim::Kind::Claimed);
-  Status st = s->settle(request("10").key, 1, [](Transaction& tx) -> Result<Settlement> {
-    tx.put_invoice("acme", invoice("INV-2", "20240101", business::Purpose::Original, 100), "x12:10");
-    return Status::transient("downstream down");
+  commit(*s, [&](Transaction& tx) -> Status {
+    CHECK(tx.insert_key(key("4"), PayloadDigest(), raw("r"), tx.now_ms() + 1000).value());
+    CHECK(tx.settle_key(key("4"), 1, PayloadDigest(), failed("decryption-failed")).value());
+    return Status::ok();
   });
+  CHECK((*s->lookup(key("4")).value()).payload.empty());
+}
+
+TEST_CASE("a transaction whose work fails rolls back everything, sequences and business rows included") {
+  TempDb db;
+  auto s = db.open();
+  int64_t seen = 0;
+  Status st = s->transact(
+      [&](Transaction& tx) -> Status {
+        seen = tx.next_sequence("ack").value();
+        CHECK(tx.put_invoice("acme", invoice("INV-2", "20240101", business::Purpose::Original, 100), "x12:10").is_ok());
+        CHECK(tx.insert_key(key("10"), payload("a"), raw("a"), tx.now_ms()).value());
+        return Status::transient("downstream down");
+      },
+      1000);
   CHECK(st.kind() == Status::Kind::Transient);
-  CHECK(s->report()->business_rows.at("invoices") == 0);
-  CHECK((*s->lookup(request("10").key).value()).state == KeyState::Processing);
-  // release: the retry takes over at once, without waiting for the lease.
-  REQUIRE(s->release(request("10").key, 1).is_ok());
-  auto c = s->claim(request("10"));
-  CHECK(c->kind == Claim::Kind::Claimed);
-  CHECK(c->token == 2);
+  CHECK(st.message() == "downstream down");
+  CHECK(seen == 1);
+  CHECK(rows(*s, "invoices") == 0);
+  CHECK_FALSE(s->lookup(key("10"))->has_value());
+  commit(*s, [&](Transaction& tx) -> Status {
+    CHECK(tx.next_sequence("ack").value() == 1);  // the rolled-back increment did not count
+    CHECK(tx.next_sequence("ack").value() == 2);
+    CHECK(tx.next_sequence("other").value() == 1);
+    return Status::ok();
+  });
 }
 
-TEST_CASE("failed keys are retried until poison, then answered with the stored negative receipt") {
+TEST_CASE("the write lock is waited for at most the given time, then store busy") {
   TempDb db;
-  auto s = db.open();
-  int64_t token = s->claim(request("11"))->token;
-  REQUIRE(s->settle(request("11").key, token, fail_with(receipt("negative 1"))).is_ok());
-  for (int attempt = 2; attempt <= 3; ++attempt) {
-    auto c = s->claim(request("11"));
-    REQUIRE(c->kind == Claim::Kind::Claimed);
-    CHECK(c->token == attempt);
-    REQUIRE(s->settle(request("11").key, c->token, fail_with(receipt("negative " + std::to_string(attempt)))).is_ok());
-  }
-  auto poison = s->claim(request("11"));
-  CHECK(poison->kind == Claim::Kind::Poison);
-  CHECK(poison->receipt.body == "negative 3");
-  auto rec = s->lookup(request("11").key);
-  CHECK((*rec.value()).failures == 3);
+  auto holder = db.open();
+  auto waiter = db.open();
+  Status inner;
+  Status outer = holder->transact(
+      [&](Transaction&) -> Status {
+        inner = waiter->transact([](Transaction&) { return Status::ok(); }, 100);
+        return Status::ok();
+      },
+      1000);
+  REQUIRE(outer.is_ok());
+  CHECK(inner.kind() == Status::Kind::Transient);
+  CHECK(inner.message() == "store busy: no write lock within 100 ms");
 }
 
 TEST_CASE("business tables: versions apply in document-date order") {
   TempDb db;
   auto s = db.open();
   std::vector<Applied> applied;
-  auto book = [&](const std::string& id, business::Invoice inv) {
-    auto c = s->claim(request(id));
-    REQUIRE(c->kind == Claim::Kind::Claimed);
-    REQUIRE(s->settle(request(id).key, c->token, [&](Transaction& tx) -> Result<Settlement> {
-                 auto a = tx.put_invoice("acme", inv, "x12:" + id);
-                 if (!a.is_ok()) return a.status();
-                 applied.push_back(a.value());
-                 return Settlement{KeyState::Completed, receipt(id), "processed", ""};
-               }).is_ok());
+  auto book = [&](business::Invoice inv) {
+    commit(*s, [&](Transaction& tx) -> Status {
+      auto a = tx.put_invoice("acme", inv, "x12:src");
+      if (!a.is_ok()) return a.status();
+      applied.push_back(a.value());
+      return Status::ok();
+    });
   };
-  book("20", invoice("INV-9", "20240105", business::Purpose::Original, 1000));
-  book("21", invoice("INV-9", "20240107", business::Purpose::Replace, 1200));
-  book("22", invoice("INV-9", "20240106", business::Purpose::Replace, 1100));  // late, older
-  book("23", invoice("INV-9", "20240107", business::Purpose::Original, 999));  // same date, weaker
+  book(invoice("INV-9", "20240105", business::Purpose::Original, 1000));
+  book(invoice("INV-9", "20240107", business::Purpose::Replace, 1200));
+  book(invoice("INV-9", "20240106", business::Purpose::Replace, 1100));  // late, older
+  book(invoice("INV-9", "20240107", business::Purpose::Original, 999));  // same date, weaker
   REQUIRE(applied.size() == 4);
   CHECK(applied[0] == Applied::Inserted);
   CHECK(applied[1] == Applied::Replaced);
   CHECK(applied[2] == Applied::IgnoredOlder);
   CHECK(applied[3] == Applied::IgnoredOlder);
-  book("24", invoice("INV-9", "20240108", business::Purpose::Cancel, 0));
+  book(invoice("INV-9", "20240108", business::Purpose::Cancel, 0));
   CHECK(applied[4] == Applied::Cancelled);
-  book("25", invoice("INV-9", "20240106", business::Purpose::Original, 1));  // older than the cancel
+  book(invoice("INV-9", "20240106", business::Purpose::Original, 1));  // older than the cancel
   CHECK(applied[5] == Applied::IgnoredOlder);
-  auto report = s->report();
-  CHECK(report->business_rows.at("invoices") == 1);
-  CHECK(report->business_rows.at("invoice_lines") == 1);
+  CHECK(rows(*s, "invoices") == 1);
+  CHECK(rows(*s, "invoice_lines") == 1);
 }
 
-TEST_CASE("sequences count up inside the settle transaction and roll back with it") {
+TEST_CASE("message log: rows in one batch, partner text made safe on the way in") {
   TempDb db;
   auto s = db.open();
-  int64_t seen = 0;
-  REQUIRE(s->claim(request("30"))->kind == Claim::Kind::Claimed);
-  CHECK(s->settle(request("30").key, 1, [&](Transaction& tx) -> Result<Settlement> {
-    seen = tx.next_sequence("ack").value();
-    return Status::transient("roll back");
-  }).kind() == Status::Kind::Transient);
-  CHECK(seen == 1);
-  REQUIRE(s->settle(request("30").key, 1, [&](Transaction& tx) -> Result<Settlement> {
-    seen = tx.next_sequence("ack").value();
-    tx.next_sequence("ack");
-    return Settlement{KeyState::Completed, receipt("x"), "processed", ""};
-  }).is_ok());
-  CHECK(seen == 1);  // the rolled-back increment did not count
+  MessageLog row;
+  row.partner_id = "acme";
+  row.protocol = "as2";
+  row.transport = "http";
+  row.transport_id = "<evil\r\nAS2-From: other@x>";
+  row.outcome = Outcome::Duplicate;
+  row.detail = std::string(5000, 'x');
+  REQUIRE(s->log({row, row}).is_ok());
+  CHECK(rows(*s, "messages") == 2);
+  CHECK(s->report()->outcomes_24h.at("duplicate") == 2);
 }
 
-TEST_CASE("purge: old settled keys go, new ones and live leases stay") {
+TEST_CASE("captures: archived with the transaction, listed newest first, read back exactly") {
   TempDb db;
   auto s = db.open();
-  for (int i = 0; i < 25; ++i) {
-    std::string id = "old" + std::to_string(i);
-    REQUIRE(s->claim(request(id))->kind == Claim::Kind::Claimed);
-    REQUIRE(s->settle(request(id).key, 1, complete_with(receipt("r"))).is_ok());
-  }
-  REQUIRE(s->claim(request("live", "aaaa", 3600 * 1000))->kind == Claim::Kind::Claimed);
-  // Two days later, a new key arrives.
-  auto later = db.open(2 * 24 * 3600 * 1000LL);
-  REQUIRE(later->claim(request("new"))->kind == Claim::Kind::Claimed);
-  REQUIRE(later->settle(request("new").key, 1, complete_with(receipt("r"))).is_ok());
+  const std::string head = "POST /as2 HTTP/1.1\r\nAS2-From: ACMESUPPLY\r\n\r\n";
+  const std::string body("\x00\xff binary", 9);
+  int64_t id = 0;
+  commit(*s, [&](Transaction& tx) -> Status {
+    Result<int64_t> a = tx.archive(CaptureRef{"acme", "as2", "as2:<m1@x>", raw(head + body), head, body});
+    if (!a.is_ok()) return a.status();
+    id = a.value();
+    return tx.archive(CaptureRef{"acme", "as2", "as2:<m2@x>", raw("2"), head, ""}).status();
+  });
+  auto listed = s->list_captures({});
+  REQUIRE(listed->size() == 2);
+  CHECK(listed.value()[0].message_id == "as2:<m2@x>");
+  CHECK(listed.value()[1].bytes == static_cast<int64_t>(head.size() + body.size()));
+  CaptureFilter only;
+  only.message_id = "as2:<m1@x>";
+  CHECK(s->list_captures(only)->size() == 1);
+  auto back = s->read_capture(id);
+  REQUIRE(back->has_value());
+  CHECK(back.value()->head == head);
+  CHECK(back.value()->body == body);
+  CHECK(back.value()->raw == raw(head + body));
+  CHECK_FALSE(s->read_capture(999)->has_value());
+}
+
+TEST_CASE("conflict answers: stored per raw digest, first one kept") {
+  TempDb db;
+  auto s = db.open();
+  commit(*s, [&](Transaction& tx) -> Status {
+    CHECK(tx.put_conflict_receipt(key("5"), raw("copy-1"), receipt("answer 1")).is_ok());
+    return tx.put_conflict_receipt(key("5"), raw("copy-1"), receipt("answer again"));
+  });
+  auto found = s->conflict_receipt(key("5"), raw("copy-1"));
+  REQUIRE(found->has_value());
+  CHECK(found.value()->body == "answer 1");
+  CHECK_FALSE(s->conflict_receipt(key("5"), raw("copy-2"))->has_value());
+}
+
+TEST_CASE("purge: old settled keys go in batches with their conflict answers; live leases stay") {
+  TempDb db;
+  auto s = db.open();
+  for (int i = 0; i < 25; ++i) settle_new(*s, "old" + std::to_string(i), completed("r"));
+  commit(*s, [&](Transaction& tx) -> Status {
+    CHECK(tx.insert_key(key("live"), payload("l"), raw("l"), tx.now_ms() + 10 * 24 * 3600 * 1000LL).value());
+    return tx.put_conflict_receipt(key("old0"), raw("c"), receipt("conflict"));
+  });
+  auto later = db.open(2 * 24 * 3600 * 1000LL);  // two days later
+  settle_new(*later, "new", completed("r"));
 
   PurgeRequest req;
   req.cutoff_ms = later->now_ms().value() - 24 * 3600 * 1000LL;  // retention: one day
   req.batch = 10;
   req.dry_run = true;
   auto dry = later->purge_keys(req);
-  CHECK(dry->deleted == 26);  // the 25 old keys and the expired lease
+  CHECK(dry->deleted == 25);
+  CHECK(dry->kept_live == 1);
   req.dry_run = false;
-  int64_t deleted = 0, batches = 0;
+  int64_t deleted = 0, batches = 0, live = 0;
   while (true) {
     auto b = later->purge_keys(req);
     REQUIRE(b.is_ok());
     ++batches;
     deleted += b->deleted;
     if (b->deleted < req.batch) {
-      CHECK(b->kept_live == 0);  // the "live" key's lease (1 h) ended a day ago: it goes too
+      live = b->kept_live;
       break;
     }
   }
-  CHECK(deleted == 26);
+  CHECK(deleted == 25);
   CHECK(batches == 3);
-  CHECK((*later->lookup(request("new").key).value()).state == KeyState::Completed);
-  CHECK_FALSE(later->lookup(request("old0").key)->has_value());
+  CHECK(live == 1);
+  CHECK(later->lookup(key("live"))->has_value());
+  CHECK(later->lookup(key("new"))->has_value());
+  CHECK_FALSE(later->lookup(key("old0"))->has_value());
+  CHECK_FALSE(later->conflict_receipt(key("old0"), raw("c"))->has_value());
 }
 
-TEST_CASE("purge never deletes a key with a live lease") {
+TEST_CASE("purge: message-log rows and captures past their retention, in batches") {
   TempDb db;
   auto s = db.open();
-  REQUIRE(s->claim(request("busy", "aaaa", 10 * 24 * 3600 * 1000LL))->kind == Claim::Kind::Claimed);
-  auto later = db.open(2 * 24 * 3600 * 1000LL);
-  PurgeRequest req;
-  req.cutoff_ms = later->now_ms().value();
-  auto b = later->purge_keys(req);
-  CHECK(b->deleted == 0);
-  CHECK(b->kept_live == 1);
-  CHECK(later->lookup(request("busy").key)->has_value());
+  MessageLog row;
+  row.protocol = "as2";
+  row.transport = "http";
+  REQUIRE(s->log(std::vector<MessageLog>(5, row)).is_ok());
+  commit(*s, [&](Transaction& tx) -> Status { return tx.archive(CaptureRef{"acme", "as2", "as2:x", raw("x"), "h", "b"}).status(); });
+  auto later = db.open(24 * 3600 * 1000LL);
+  const int64_t cutoff = later->now_ms().value() - 1000;
+  CHECK(later->purge_messages(cutoff, 2, true).value() == 5);
+  CHECK(later->purge_messages(cutoff, 2, false).value() == 2);
+  CHECK(later->purge_captures(cutoff, 10, false).value() == 1);
+  CHECK(rows(*later, "messages") == 3);
+  CHECK(rows(*later, "captures") == 0);
+}
+
+TEST_CASE("outbox: due items are leased, sent or retried") {
+  TempDb db;
+  auto s = db.open();
+  REQUIRE(s->enqueue({"acme", "mdn", "as2:<m@x>", "https://partner.example/mdn", "X: 1\r\n", "body"}).is_ok());
+  auto due = s->due_outbox(10, 60000);
+  REQUIRE(due->size() == 1);
+  CHECK(due.value()[0].item.body == "body");
+  CHECK(s->due_outbox(10, 60000)->empty());  // leased
+  REQUIRE(s->outbox_sent(due.value()[0].id).is_ok());
+  CHECK(db.open(120000)->due_outbox(10, 60000)->empty());  // sent: never again
 }
 
 TEST_CASE("schema: migrations recorded once; bad URIs are clear errors") {
   TempDb db;
-  { auto s = db.open(); CHECK(s->report()->schema_version == 1); }
-  { auto s = db.open(); CHECK(s->report()->schema_version == 1); }
+  { auto s = db.open(); CHECK(s->report()->schema_version == 2); }
+  { auto s = db.open(); CHECK(s->report()->schema_version == 2); }
   auto bad = open_store("postgres://x");
   CHECK(bad.status().kind() == Status::Kind::Invalid);
   CHECK(bad.status().message().find("expected sqlite:PATH") != std::string::npos);

@@ -25,7 +25,7 @@ struct TempDb {
     store::StoreOptions o;
     o.clock_skew_ms = skew_ms;
     auto s = store::open_store(uri, o);
-    REQUIRE(s.is_ok());
+    REQUIRE_MESSAGE(s.is_ok(), s.status().message());
     return std::move(s.value());
   }
 };

@@ -1,5 +1,7 @@
 #include "src/receivers/as2/mdn.h"
 
+#include "src/common/partner_text.h"
+
 #include <Poco/Base64Encoder.h>
 
 #include <cctype>
@@ -57,22 +59,33 @@ std::string base64_lines(const std::string& data) {
 
 }  // namespace
 
-ReceiptRequest parse_disposition_options(std::string_view header) {
+ReceiptRequest parse_disposition_options(std::string_view header, bool allow_md5) {
   ReceiptRequest r;
   for (const std::string& param : split(header, ';')) {
     size_t eq = param.find('=');
     if (eq == std::string::npos) continue;
     const std::string name = lower(trim(std::string_view(param).substr(0, eq)));
     std::vector<std::string> values = split(std::string_view(param).substr(eq + 1), ',');
-    if (values.empty()) continue;
-    values.erase(values.begin());  // importance: required / optional
+    bool required = false;
+    if (!values.empty() && (lower(values.front()) == "required" || lower(values.front()) == "optional")) {
+      required = lower(values.front()) == "required";
+      values.erase(values.begin());
+    }
     if (name == "signed-receipt-protocol") {
       for (const auto& v : values)
-        if (lower(v) == "pkcs7-signature") r.signed_receipt = true;
+        if (lower(v) == "pkcs7-signature") {
+          r.signed_receipt = true;
+          r.signature_required = required;
+        }
     } else if (name == "signed-receipt-micalg") {
       for (const auto& v : values) {
-        if (supported_mic(v)) {
-          r.micalg = lower(v);
+        const std::string alg = lower(v);
+        if (alg == "md5" && !allow_md5) {
+          r.refused_micalg = alg;
+          continue;
+        }
+        if (supported_mic(alg)) {
+          r.micalg = alg;
           break;
         }
       }
@@ -81,7 +94,12 @@ ReceiptRequest parse_disposition_options(std::string_view header) {
   return r;
 }
 
-Result<Mdn> build_mdn(const MdnContent& c, const ReceiptRequest& request, const crypto::Identity* signer) {
+Result<Mdn> build_mdn(const MdnContent& content, const ReceiptRequest& request, const crypto::Identity* signer) {
+  MdnContent c = content;
+  for (std::string* field : {&c.reporting_ua, &c.our_as2_id, &c.partner_as2_id, &c.original_message_id, &c.mic,
+                             &c.mic_algorithm, &c.modifier, &c.message_id, &c.boundary})
+    *field = partner_text(*field, 998);
+  c.text = partner_text(c.text, 4000);
   const std::string report_boundary = "----=_edihub_report_" + c.boundary;
   const std::string disposition = c.modifier.empty()
                                       ? "automatic-action/MDN-sent-automatically; processed"

@@ -12,14 +12,19 @@ namespace edihub::as2 {
 
 // What Disposition-Notification-Options asks for.
 struct ReceiptRequest {
-  bool signed_receipt = false;  // signed-receipt-protocol includes pkcs7-signature
+  bool signed_receipt = false;     // signed-receipt-protocol includes pkcs7-signature
+  bool signature_required = false;  // ... with importance "required"
   std::string micalg = "sha-256";  // the first algorithm we support, as the partner wrote it
+  std::string refused_micalg;      // md5 asked for and not allowed by the profile (for the log)
 };
 
 // Parses e.g. "signed-receipt-protocol=optional, pkcs7-signature;
-// signed-receipt-micalg=optional, sha-256, sha1". Unknown parameters and
-// algorithms are ignored (RFC 4130 7.3), never fatal.
-ReceiptRequest parse_disposition_options(std::string_view header);
+// signed-receipt-micalg=optional, sha-256, sha1". The importance
+// (required/optional) may be missing, a common partner mistake: the values
+// are then read as the partner meant them. md5 is used only when the partner
+// profile allows it. Unknown parameters and algorithms are ignored (RFC 4130
+// 7.3), never fatal.
+ReceiptRequest parse_disposition_options(std::string_view header, bool allow_md5 = false);
 
 struct MdnContent {
   std::string reporting_ua = "edihub";
@@ -39,6 +44,8 @@ struct Mdn {
 
 // Builds the MDN; signs it (multipart/signed) with `signer` when `request`
 // asks for a signed receipt. `signer` may be null for unsigned receipts.
+// Every text field passes partner_text() on the way in: no value can end a
+// line of the MDN.
 Result<Mdn> build_mdn(const MdnContent& content, const ReceiptRequest& request,
                       const crypto::Identity* signer);
 

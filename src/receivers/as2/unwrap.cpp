@@ -1,106 +1,112 @@
 #include "src/receivers/as2/unwrap.h"
 
-#include <Poco/Base64Decoder.h>
-#include <Poco/Exception.h>
-#include <Poco/StreamCopier.h>
-
-#include <deque>
-#include <sstream>
-
 #include "parsers/mime/entity.h"
+#include "parsers/mime/transfer.h"
 
 namespace edihub::as2 {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+Status unexpected(const std::string& why) { return Status::invalid("unexpected-processing-error: " + why); }
+
+// The body with its transfer encoding removed, failing as an MDN disposition.
+Result<std::string> decoded_body(const mime::Entity& e) {
+  std::string out;
+  if (mime::Error err = mime::decode_body(e, &out)) return unexpected(err.message);
+  return out;
+}
+
+// S/MIME signs the canonical (CRLF) form; some senders deliver bare LFs.
+std::string canonical_crlf(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + s.size() / 32);
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\n' && (i == 0 || s[i - 1] != '\r')) out.push_back('\r');
+    out.push_back(s[i]);
+  }
+  return out;
+}
+
+Status counted(Lease& lease, size_t n) {
+  switch (lease.take(n)) {
+    case Lease::Refusal::None: return Status::ok();
+    case Lease::Refusal::OverGatewayCap:
+      return Status::transient("the gateway is unwrapping too much at once: retry later");
+    case Lease::Refusal::OverMessageCap: break;
+  }
+  return unexpected("the message unwraps to more than " + std::to_string(lease.cap()) +
+                    " bytes (all layers together)");
+}
 
 }  // namespace
 
-Result<std::string> mime_body(const mime::Entity& e) {
-  const mime::Header* cte = e.find("Content-Transfer-Encoding");
-  std::string encoding = cte == nullptr ? "binary" : cte->value;
-  for (char& c : encoding) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (encoding == "binary" || encoding == "8bit" || encoding == "7bit") return std::string(e.body);
-  if (encoding != "base64")
-    return Status::invalid("Content-Transfer-Encoding '" + encoding + "' is not supported (binary or base64)");
-  try {
-    std::istringstream in{std::string(e.body)};
-    Poco::Base64Decoder decoder(in);
-    std::string out;
-    Poco::StreamCopier::copyToString(decoder, out);
-    return out;
-  } catch (const Poco::Exception& ex) {
-    return Status::invalid("bad base64 body: " + ex.displayText());
-  }
-}
-
-// mime_body, failing as an MDN disposition.
-static Result<std::string> decoded_body(const mime::Entity& e) {
-  Result<std::string> body = mime_body(e);
-  if (!body.is_ok()) return Status::invalid("unexpected-processing-error: " + body.status().message());
-  return body;
-}
-
-std::string_view disposition_modifier(const Status& failure) {
-  for (std::string_view m : {"decryption-failed", "authentication-failed", "integrity-check-failed",
-                             "decompression-failed", "insufficient-message-security"})
-    if (starts_with(failure.message(), m)) return m;
-  return "unexpected-processing-error";
-}
-
-Result<Unwrapped> unwrap(std::string_view entity, const UnwrapOptions& options) {
+Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options, Lease& lease) {
   Unwrapped out;
-  // Each layer's bytes live in `layers` while inner views point into them
-  // (a deque never moves its elements).
-  std::deque<std::string> layers;
-  layers.emplace_back(entity);
-  std::string_view current = layers.back();
+  // The layer being read lives in `layer` (or is the caller's `outer`);
+  // building the next one replaces it, so at most two are held at once.
+  std::string layer;
+  std::string_view current;
+  auto set_mic = [&](std::string_view covered) -> Status {
+    Result<std::string> m = crypto::mic(covered, options.mic_algorithm);
+    if (!m.is_ok()) return m.status();
+    out.mic = m.value();
+    out.mic_algorithm = options.mic_algorithm;
+    return Status::ok();
+  };
+  auto replace_layer = [&](std::string next) {
+    lease.give_back(layer.size());
+    layer = std::move(next);
+    current = layer;
+  };
   for (int depth = 0; depth <= options.max_layers; ++depth) {
     mime::Entity e;
-    if (mime::Error err = mime::parse_entity(current, &e))
-      return Status::invalid("unexpected-processing-error: " + err.message);
+    if (depth == 0) {
+      e = outer;
+    } else if (mime::Error err = mime::parse_entity(current, &e)) {
+      return unexpected(err.message);
+    }
     const mime::ContentType ct = e.content_type();
 
     if (ct.is("multipart/signed")) {
       std::vector<std::string_view> parts;
       if (mime::Error err = mime::split_multipart(e.body, ct.param("boundary"), &parts))
-        return Status::invalid("unexpected-processing-error: multipart/signed: " + err.message);
+        return unexpected("multipart/signed: " + err.message);
       if (parts.size() != 2)
-        return Status::invalid("unexpected-processing-error: multipart/signed has " + std::to_string(parts.size()) +
-                               " parts, expected 2");
+        return unexpected("multipart/signed has " + std::to_string(parts.size()) + " parts, expected 2");
       mime::Entity signature;
       if (mime::Error err = mime::parse_entity(parts[1], &signature))
-        return Status::invalid("unexpected-processing-error: signature part: " + err.message);
+        return unexpected("signature part: " + err.message);
       Result<std::string> der = decoded_body(signature);
       if (!der.is_ok()) return der.status();
-      Result<crypto::Verified> v = crypto::verify_detached(parts[0], der.value(), options.signers);
-      if (!v.is_ok() && disposition_modifier(v.status()) == "integrity-check-failed" &&
-          parts[0].find('\n') != std::string_view::npos) {
-        // S/MIME signs the canonical (CRLF) form; a sender may have sent bare LFs.
-        std::string canonical;
-        canonical.reserve(parts[0].size() + parts[0].size() / 32);
-        for (size_t i = 0; i < parts[0].size(); ++i) {
-          if (parts[0][i] == '\n' && (i == 0 || parts[0][i - 1] != '\r')) canonical.push_back('\r');
-          canonical.push_back(parts[0][i]);
-        }
-        if (canonical.size() != parts[0].size()) {
+      std::string_view signed_part = parts[0];
+      Result<crypto::Verified> v = crypto::verify_detached(signed_part, der.value(), options.signers);
+      std::string canonical;
+      if (!v.is_ok() && v.status().message().rfind("integrity-check-failed", 0) == 0 &&
+          signed_part.find('\n') != std::string_view::npos) {
+        canonical = canonical_crlf(signed_part);
+        if (canonical.size() != signed_part.size()) {
           Result<crypto::Verified> again = crypto::verify_detached(canonical, der.value(), options.signers);
-          if (again.is_ok()) v = again;
+          if (again.is_ok()) v = std::move(again);
         }
       }
       if (!v.is_ok()) return v.status();
+      const bool canonical_verified = !canonical.empty() && canonical.size() != signed_part.size();
       if (!out.signed_) {
-        // The MIC covers what the partner signed: the first part, headers included.
-        Result<std::string> m = crypto::mic(parts[0], options.mic_algorithm);
-        if (!m.is_ok()) return m.status();
-        out.mic = m.value();
-        out.mic_algorithm = options.mic_algorithm;
+        // The MIC covers what the signature covered: the first part, headers
+        // included, in the form that verified (RFC 4130 7.3.1).
+        Status s = set_mic(canonical_verified ? std::string_view(canonical) : signed_part);
+        if (!s.is_ok()) return s;
       }
       out.signed_ = true;
       out.signer_subject = v->signer.subject();
       out.signature_digest = v->digest;
-      current = parts[0];
+      if (canonical_verified) {
+        Status s = counted(lease, canonical.size());
+        if (!s.is_ok()) return s;
+        replace_layer(std::move(canonical));
+      } else {
+        current = signed_part;  // a view into the layer we hold
+      }
       continue;
     }
 
@@ -111,41 +117,40 @@ Result<Unwrapped> unwrap(std::string_view entity, const UnwrapOptions& options) 
       for (char& c : smime_type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       Result<std::string> inner = Status::invalid("");
       if (smime_type == "compressed-data") {
-        inner = crypto::decompress(der.value(), options.max_decompressed_bytes);
+        inner = crypto::decompress(der.value(), lease);
+        if (!inner.is_ok()) return inner.status();
         out.compressed = true;
       } else {
         inner = crypto::decrypt(der.value(), options.identities);
-        if (inner.is_ok() && !out.signed_) {
-          // Encrypted, not (yet) signed: the MIC covers the decrypted entity.
-          Result<std::string> m = crypto::mic(inner.value(), options.mic_algorithm);
-          if (!m.is_ok()) return m.status();
-          out.mic = m.value();
-          out.mic_algorithm = options.mic_algorithm;
+        if (!inner.is_ok()) return inner.status();
+        Status s = counted(lease, inner->size());
+        if (!s.is_ok()) return s;
+        // Encrypted, not (yet) signed: the MIC covers the decrypted entity.
+        if (!out.signed_) {
+          Status m = set_mic(inner.value());
+          if (!m.is_ok()) return m;
         }
         out.encrypted = true;
       }
-      if (!inner.is_ok()) return inner.status();
-      layers.push_back(std::move(inner.value()));
-      current = layers.back();
+      replace_layer(std::move(inner.value()));
       continue;
     }
 
     // The payload.
     Result<std::string> body = decoded_body(e);
     if (!body.is_ok()) return body.status();
-    out.content_type = ct.type + "/" + ct.subtype;
+    const mime::Header* declared = e.find("Content-Type");
+    out.content_type = declared != nullptr ? declared->value : ct.type + "/" + ct.subtype;
     out.payload = std::move(body.value());
     if (!out.signed_ && !out.encrypted) {
       // Neither signed nor encrypted: the MIC covers the content only.
-      Result<std::string> m = crypto::mic(out.payload, options.mic_algorithm);
-      if (!m.is_ok()) return m.status();
-      out.mic = m.value();
-      out.mic_algorithm = options.mic_algorithm;
+      Status s = set_mic(out.payload);
+      if (!s.is_ok()) return s;
     }
     return out;
   }
-  return Status::invalid("unexpected-processing-error: more than " + std::to_string(options.max_layers) +
-                         " layers of encryption, signature and compression");
+  return unexpected("more than " + std::to_string(options.max_layers) +
+                    " layers of encryption, signature and compression");
 }
 
 }  // namespace edihub::as2

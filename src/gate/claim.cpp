@@ -1,0 +1,51 @@
+#include "src/gate/claim.h"
+
+namespace edihub::gate {
+
+using store::KeyState;
+
+Result<Claimed> claim_key(store::Transaction& tx, const KeyClaim& c, const GateOptions& o) {
+  Claimed out;
+  const int64_t lease_until = tx.now_ms() + o.lease_ms;
+  Result<bool> inserted = tx.insert_key(c.key, c.payload, c.raw, lease_until);
+  if (!inserted.is_ok()) return inserted.status();
+  if (inserted.value()) {
+    out.kind = Claimed::Kind::New;
+    out.token = 1;
+    return out;
+  }
+  Result<std::optional<store::KeyRecord>> row = tx.read_key(c.key);
+  if (!row.is_ok()) return row.status();
+  if (!row.value()) return Status::transient("key " + c.key.message_id + " vanished during claim (purged?)");
+  const store::KeyRecord& k = *row.value();
+  out.stored = k;
+  switch (k.state) {
+    case KeyState::Completed:
+      if (c.payload.empty()) {
+        out.kind = Claimed::Kind::Unverifiable;
+      } else {
+        out.kind = k.payload == c.payload ? Claimed::Kind::Duplicate : Claimed::Kind::Conflict;
+      }
+      return out;
+    case KeyState::Failed:
+      if (k.failures >= o.max_failures) {
+        out.kind = Claimed::Kind::Poison;
+        return out;
+      }
+      break;  // processed again
+    case KeyState::Processing:
+      if (k.lease_until_ms > tx.now_ms()) {
+        out.kind = Claimed::Kind::InFlight;
+        return out;
+      }
+      break;  // a crashed worker's: taken over
+  }
+  Result<bool> taken = tx.take_over(c.key, k.attempts, c.payload, c.raw, lease_until);
+  if (!taken.is_ok()) return taken.status();
+  if (!taken.value()) return Status::transient("key " + c.key.message_id + " changed during claim");
+  out.kind = Claimed::Kind::Retry;
+  out.token = k.attempts + 1;
+  return out;
+}
+
+}  // namespace edihub::gate

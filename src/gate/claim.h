@@ -1,0 +1,39 @@
+// The gate's rules for one key, applied inside a transaction (design: "The
+// idempotency gate"): new, retried, duplicate, poison, conflict or in flight.
+// One implementation on the store's key primitives, for every backend.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "src/gate/gate.h"
+#include "src/store/transaction.h"
+
+namespace edihub::gate {
+
+struct KeyClaim {
+  store::MessageKey key;
+  store::PayloadDigest payload;  // empty when the content could not be read (a failed unwrap)
+  store::RawDigest raw;
+};
+
+struct Claimed {
+  enum class Kind {
+    New,           // inserted: ours, with token 1
+    Retry,         // a failed key or an expired lease taken over: ours, with a new token
+    Duplicate,     // completed with the same content: `stored` holds the receipt
+    Poison,        // failed max_failures times: `stored` holds the negative receipt
+    Conflict,      // completed with other content: nothing may run
+    Unverifiable,  // completed, and this copy could not be read: nothing may run
+    InFlight,      // another worker holds a live lease
+  };
+  Kind kind = Kind::New;
+  int64_t token = 0;
+  std::optional<store::KeyRecord> stored;  // the row as found, when there was one
+};
+
+// Claims `claim.key` in `tx`. A failed key is processed again whatever its
+// content (the cause may have been fixed), until it is poison.
+Result<Claimed> claim_key(store::Transaction& tx, const KeyClaim& claim, const GateOptions& options);
+
+}  // namespace edihub::gate

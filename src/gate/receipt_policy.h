@@ -1,0 +1,50 @@
+// The receipt policy, in one place: how an outcome (and, for a refused
+// message, its failure) is answered on each way in: the functional
+// acknowledgment of an interchange, the AS2 MDN disposition, the AS4 EBMS
+// error, and the HTTP status.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "parsers/edi/interchange.h"
+#include "src/common/outcome.h"
+
+namespace edihub::gate {
+
+// Why a transport message is refused for good (a permanent failure).
+enum class Failure {
+  None,
+  DecryptionFailed,      // not to us, or a key we cannot use
+  AuthenticationFailed,  // signed by a certificate the partner profile does not list
+  IntegrityCheckFailed,  // the signature does not verify
+  DecompressionFailed,
+  InsufficientSecurity,  // unsigned or unencrypted where the profile requires it
+  Malformed,             // the MIME structure, the SOAP envelope, the payload cannot be read
+  NotEdi,                // an EDI content type whose content is no interchange
+  Configuration,         // the gateway cannot answer as asked (no identity to sign with)
+};
+
+// The failure a Status message starts with ("decryption-failed: ..."), as
+// the unwrap stages write them; Malformed when none.
+Failure failure_from(std::string_view message);
+
+// The AS2 disposition modifier (RFC 4130 7.4.3, RFC 8098): processed/error: <it>.
+std::string_view as2_modifier(Failure f);
+// The ebMS 3.0 error code (EBMS:0101 FailedAuthentication ...).
+std::string_view ebms_code(Failure f);
+
+// The HTTP status of an answer: receipts (positive or negative MDNs, AS4
+// Receipts) are 200, AS4 errors 500, "retry later" 503.
+int http_status(Outcome outcome, bool as4_error);
+// Seconds in Retry-After for a transient answer.
+inline constexpr int kRetryAfterSeconds = 30;
+
+// The functional acknowledgment of `ic` (its errors decide accept or reject)
+// with control number `number` (from the sequences table): TA1 for an
+// interchange-level X12 error or, with `duplicate`, TA1 025; else 997 below
+// version 00501 and 999 from it; CONTRL for EDIFACT (UCI 26 for a duplicate).
+std::string acknowledgment(const edi::Interchange& ic, int64_t number, bool duplicate);
+
+}  // namespace edihub::gate

@@ -1,0 +1,207 @@
+#include "src/receivers/as2/as2.h"
+
+#include <Poco/UUIDGenerator.h>
+#include <spdlog/spdlog.h>
+
+#include "src/common/partner_text.h"
+#include "src/receivers/as2/unwrap.h"
+#include "src/receivers/edge.h"
+
+namespace edihub::as2 {
+
+using receivers::HttpAnswer;
+using receivers::Message;
+using receivers::Next;
+using receivers::text_answer;
+
+namespace {
+
+Next refuse(HttpAnswer* answer, int status, const std::string& why) {
+  *answer = text_answer(status, why, Outcome::Rejected);
+  return Next::Answer;
+}
+
+}  // namespace
+
+Result<Settings> Settings::load(std::string our_as2_id, std::vector<crypto::Identity> identities,
+                                const config::Partners& partners) {
+  Settings s;
+  s.our_as2_id = std::move(our_as2_id);
+  s.identities = std::move(identities);
+  for (const auto& p : partners.all()) {
+    for (const auto& file : p.signing_certificates) {
+      auto cert = crypto::Certificate::load_pem_file(file);
+      if (!cert.is_ok()) return Status::invalid("partner '" + p.id + "': " + cert.status().message());
+      s.signing_certificates[p.id].push_back(cert.value());
+    }
+  }
+  return s;
+}
+
+Result<Settings> Settings::from_config(const config::Gateway& gw, const config::Partners& partners) {
+  std::vector<crypto::Identity> identities;
+  for (const auto& id : gw.identities) {
+    auto cert = crypto::Certificate::load_pem_file(id.cert);
+    if (!cert.is_ok()) return Status::invalid("identity: " + cert.status().message());
+    auto key = crypto::PrivateKey::load_pem_file(id.key);
+    if (!key.is_ok()) return Status::invalid("identity: " + key.status().message());
+    identities.push_back({cert.value(), key.value()});
+  }
+  return load(gw.as2_id, std::move(identities), partners);
+}
+
+Next As2Protocol::envelope(Message& m, HttpAnswer* answer) {
+  const receivers::HttpRequest& r = m.request;
+  for (const char* name : {"AS2-From", "AS2-To", "Message-ID", "Content-Type"})
+    if (r.count(name) == 0) return refuse(answer, 400, std::string("missing ") + name + " header");
+  std::optional<std::string> from = receivers::as2_id(r.header("AS2-From"));
+  std::optional<std::string> to = receivers::as2_id(r.header("AS2-To"));
+  if (!from) return refuse(answer, 400, "header AS2-From is not an AS2 id (RFC 4130: 1-128 printable characters)");
+  if (!to) return refuse(answer, 400, "header AS2-To is not an AS2 id (RFC 4130: 1-128 printable characters)");
+  // Values that travel into the MDN, the log and the outbox.
+  struct Check {
+    const char* name;
+    size_t max;
+  };
+  for (const Check& c : {Check{"Message-ID", 998}, Check{"Disposition-Notification-To", 1024},
+                         Check{"Disposition-Notification-Options", 1024}, Check{"Receipt-Delivery-Option", 2048}}) {
+    if (r.count(c.name) == 0) continue;
+    if (auto problem = receivers::receipt_value_problem(c.name, r.header(c.name), c.max))
+      return refuse(answer, 400, *problem);
+  }
+  from_ = *from;
+  message_id_ = r.header("Message-ID");
+  m.work.arrival.transport_id = message_id_;
+  if (*to != s_.our_as2_id)
+    return refuse(answer, 403, "AS2-To '" + *to + "' is not this gateway ('" + s_.our_as2_id + "')");
+  m.partner = s_.partners->as2_sender(*from);
+  if (m.partner == nullptr)
+    return refuse(answer, 403, "unknown AS2-From '" + *from + "': no partner profile lists it");
+  if (m.work.arrival.expected_partner && *m.work.arrival.expected_partner != m.partner->id)
+    return refuse(answer, 403, "AS2-From '" + *from + "' is partner '" + m.partner->id + "', not '" +
+                                   *m.work.arrival.expected_partner + "'");
+  // Async MDN: only to a URL the partner's profile allows.
+  const std::string async_url = r.header("Receipt-Delivery-Option");
+  if (!async_url.empty() && !m.partner->allows_async_mdn(async_url))
+    return refuse(answer, 403, "Receipt-Delivery-Option '" + async_url + "' is not allowed for partner '" +
+                                   m.partner->id + "' (see <mdn async-url-allow> in its profile)");
+  m.work.async_destination = async_url;
+  m.work.claim.key = store::MessageKey::as2(m.partner->id, message_id_);
+  // The bytes as received, as the outer MIME entity: what tells a
+  // byte-identical retransmission (and a replayed capture) apart.
+  const std::string cte = r.header("Content-Transfer-Encoding");
+  m.work.claim.raw = store::RawDigest::of({"Content-Type: ", r.header("Content-Type"), "\r\n",
+                                           cte.empty() ? "" : "Content-Transfer-Encoding: ", cte,
+                                           cte.empty() ? "" : "\r\n", "\r\n", r.body});
+  receipt_request_ = parse_disposition_options(r.header("Disposition-Notification-Options"), m.partner->mdn_allow_md5);
+  return Next::Continue;
+}
+
+Next As2Protocol::unwrap(Message& m, HttpAnswer* answer) {
+  const receivers::HttpRequest& r = m.request;
+  // The outer entity: the HTTP headers that describe the body, then the body.
+  mime::Entity outer;
+  std::string content_type = r.header("Content-Type"), cte = r.header("Content-Transfer-Encoding");
+  outer.headers.push_back({"Content-Type", content_type});
+  if (!cte.empty()) outer.headers.push_back({"Content-Transfer-Encoding", cte});
+  outer.body = r.body;
+  outer.raw = r.body;
+
+  UnwrapOptions options;
+  options.identities = s_.identities;
+  if (auto it = s_.signing_certificates.find(m.partner->id); it != s_.signing_certificates.end())
+    options.signers = it->second;
+  options.mic_algorithm = receipt_request_.micalg;
+  Result<Unwrapped> u = as2::unwrap(outer, options, m.lease);
+  if (!u.is_ok()) {
+    if (u.status().kind() == Status::Kind::Transient) {
+      *answer = receivers::retry_later(u.status().message(), Outcome::Error);
+      return Next::Answer;
+    }
+    m.failure = gate::failure_from(u.status().message());
+    m.failure_text = partner_text(u.status().message(), 1000);
+    return Next::Continue;
+  }
+  if (m.partner->require_signature && !u->signed_) {
+    m.failure = gate::Failure::InsufficientSecurity;
+    m.failure_text = "insufficient-message-security: partner '" + m.partner->id + "' must sign its messages";
+  } else if (m.partner->require_encryption && !u->encrypted) {
+    m.failure = gate::Failure::InsufficientSecurity;
+    m.failure_text = "insufficient-message-security: partner '" + m.partner->id + "' must encrypt its messages";
+  }
+  mic_ = u->mic;
+  mic_algorithm_ = u->mic_algorithm;
+  m.protocol_note = std::string(u->signed_ ? "signed" : "unsigned") + (u->encrypted ? ", encrypted" : "") +
+                    (u->compressed ? ", compressed" : "");
+  if (m.failure == gate::Failure::None) {
+    m.work.claim.payload = store::PayloadDigest::of(u->payload);
+    m.payloads.push_back({u->content_type, std::move(u->payload)});
+  }
+  return Next::Continue;
+}
+
+Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier, const std::string& text,
+                                        bool with_mic) {
+  MdnContent c;
+  c.our_as2_id = s_.our_as2_id;
+  c.partner_as2_id = from_;
+  c.original_message_id = message_id_;
+  if (with_mic) {
+    c.mic = mic_;
+    c.mic_algorithm = mic_algorithm_;
+  }
+  c.modifier = modifier;
+  c.text = "The message " + message_id_ + " " + text;
+  const std::string uuid = Poco::UUIDGenerator::defaultGenerator().createRandom().toString();
+  c.message_id = "<" + uuid + "@" + s_.our_as2_id + ">";
+  c.boundary = uuid;
+  ReceiptRequest request = receipt_request_;
+  const crypto::Identity* signer = s_.identities.empty() ? nullptr : &s_.identities.front();
+  if (request.signed_receipt && signer == nullptr) {
+    // A configuration error: permanent for this message, loud in the log.
+    const std::string why = "partner '" + m.partner->id + "' asks for a signed MDN but this gateway has no "
+                            "identity to sign with (<identity cert key> in the gateway config)";
+    request.signed_receipt = false;
+    if (receipt_request_.signature_required) {
+      spdlog::error("configuration: {}; message {} refused", why, partner_text(message_id_));
+      if (m.failure == gate::Failure::None) {
+        m.failure = gate::Failure::Configuration;
+        m.failure_text = why;
+      }
+      c.modifier = std::string(gate::as2_modifier(gate::Failure::Configuration));
+      c.text = "The message " + message_id_ + " could not be processed: " + why;
+      c.mic.clear();
+      c.mic_algorithm.clear();
+    } else {
+      spdlog::warn("configuration: {}; answering message {} with an unsigned MDN (signature was optional)", why,
+                   partner_text(message_id_));
+    }
+  }
+  Result<Mdn> built = build_mdn(c, request, signer);
+  if (!built.is_ok()) return built.status();
+  return store::Receipt{200, built->headers, built->body};
+}
+
+Result<store::Receipt> As2Protocol::draft(Message& m, Outcome outcome, const std::string& text) {
+  if (outcome == Outcome::Rejected) return mdn(m, std::string(gate::as2_modifier(m.failure)), text, false);
+  return mdn(m, "", text, true);
+}
+
+Result<store::Receipt> As2Protocol::conflict(Message& m, const std::string&) {
+  return mdn(m, std::string(gate::as2_modifier(gate::Failure::Malformed)), "was already used for different content",
+             false);
+}
+
+HttpAnswer As2Protocol::answer(Message& m, Outcome outcome, const store::Receipt& receipt) {
+  if (!m.work.async_destination.empty()) {
+    // Async: HTTP 200 with no body now (RFC 4130 7.3), the MDN through the outbox.
+    HttpAnswer a;
+    a.status = 200;
+    a.outcome = outcome;
+    a.detail = "MDN queued for " + partner_text(m.work.async_destination, 300);
+    return a;
+  }
+  return receivers::receipt_answer(receipt, outcome);
+}
+
+}  // namespace edihub::as2

@@ -1,0 +1,208 @@
+#include "src/receivers/as4/as4.h"
+
+#include <Poco/UUIDGenerator.h>
+
+#include <ctime>
+
+#include "parsers/mime/entity.h"
+#include "parsers/mime/transfer.h"
+#include "src/common/partner_text.h"
+#include "src/crypto/inflate.h"
+
+namespace edihub::as4 {
+
+using receivers::HttpAnswer;
+using receivers::Message;
+using receivers::Next;
+
+namespace {
+
+const char* kSoapType = "application/soap+xml; charset=UTF-8";
+constexpr std::string_view kTestService = "http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/service";
+
+std::string now_utc() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+SignalInfo signal_for(const std::string& ref) {
+  return {Poco::UUIDGenerator::defaultGenerator().createRandom().toString() + "@edihub", now_utc(), ref};
+}
+
+store::Receipt error_receipt(const Error& e, const std::string& ref) {
+  // A warning (EBMS:0006) is a normal answer; a failure a SOAP fault status.
+  return {e.severity == "warning" ? 200 : 500, std::string("Content-Type: ") + kSoapType + "\r\n",
+          build_error(signal_for(ref), e)};
+}
+
+Next refuse(HttpAnswer* answer, const Error& e, const std::string& ref) {
+  *answer = receivers::receipt_answer(error_receipt(e, ref), e.severity == "warning" ? Outcome::Processed
+                                                                                     : Outcome::Rejected);
+  answer->detail = e.code + " " + e.detail;
+  return Next::Answer;
+}
+
+std::string strip_angles(std::string v) {
+  if (v.size() >= 2 && v.front() == '<' && v.back() == '>') v = v.substr(1, v.size() - 2);
+  return v;
+}
+
+}  // namespace
+
+Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
+  const receivers::HttpRequest& r = m.request;
+  const std::string content_type = r.header("Content-Type");
+  mime::ContentType ct;
+  if (content_type.empty() || mime::parse_content_type(content_type, &ct))
+    return refuse(answer, ebms_error("EBMS:0009", "missing or malformed Content-Type"), "");
+  if (ct.is("application/soap+xml")) {
+    soap_ = r.body;
+  } else if (ct.is("multipart/related")) {
+    std::vector<std::string_view> parts;
+    if (mime::Error e = mime::split_multipart(r.body, ct.param("boundary"), &parts))
+      return refuse(answer, ebms_error("EBMS:0009", "multipart/related: " + e.message), "");
+    const std::string start = strip_angles(ct.param("start"));
+    bool root_found = false;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      mime::Entity part;
+      if (mime::Error e = mime::parse_entity(parts[i], &part))
+        return refuse(answer, ebms_error("EBMS:0009", "MIME part " + std::to_string(i + 1) + ": " + e.message), "");
+      const mime::Header* cid = part.find("Content-ID");
+      const std::string id = cid ? strip_angles(cid->value) : "";
+      std::string_view bytes = part.body;
+      if (const mime::Header* cte = part.find("Content-Transfer-Encoding");
+          cte != nullptr && !mime::iequals(cte->value, "binary") && !mime::iequals(cte->value, "8bit") &&
+          !mime::iequals(cte->value, "7bit")) {
+        std::string decoded;
+        if (mime::Error e = mime::decode_body(part, &decoded))
+          return refuse(answer, ebms_error("EBMS:0009", "MIME part " + std::to_string(i + 1) + ": " + e.message), "");
+        bytes = decoded_[id.empty() ? "#" + std::to_string(i) : id] = std::move(decoded);
+      }
+      if (!root_found && (start.empty() ? i == 0 : id == start)) {
+        soap_ = bytes;
+        root_found = true;
+      } else {
+        attachments_[id] = bytes;
+        const mime::Header* type = part.find("Content-Type");
+        attachment_types_[id] = type != nullptr ? type->value : "application/octet-stream";
+      }
+    }
+    if (!root_found)
+      return refuse(answer, ebms_error("EBMS:0009", "no SOAP root part '" + partner_text(start, 200) + "'"), "");
+  } else {
+    return refuse(answer,
+                  ebms_error("EBMS:0009", "Content-Type '" + partner_text(ct.type + "/" + ct.subtype, 100) +
+                                              "' is neither application/soap+xml nor multipart/related"),
+                  "");
+  }
+
+  if (Error e = parse_user_message(soap_, &um_)) {
+    m.work.arrival.transport_id = um_.message_id;
+    return refuse(answer, e, um_.message_id);
+  }
+  m.work.arrival.transport_id = um_.message_id;
+  // Parties: From must be a partner, To must be us.
+  m.partner = s_.partners->as4_sender(um_.from[0].id, um_.from[0].type);
+  if (m.partner == nullptr)
+    return refuse(answer,
+                  ebms_error("EBMS:0001", "unknown sender party '" + partner_text(um_.from[0].id, 256) + "' (" +
+                                              partner_text(um_.from[0].type, 256) + ")"),
+                  um_.message_id);
+  if (m.work.arrival.expected_partner && *m.work.arrival.expected_partner != m.partner->id) {
+    const config::Partner* p = m.partner;
+    m.partner = nullptr;
+    return refuse(answer, ebms_error("EBMS:0001", "sender party belongs to partner '" + p->id + "', not '" +
+                                                      *m.work.arrival.expected_partner + "'"),
+                  um_.message_id);
+  }
+  bool to_us = false;
+  for (const auto& p : um_.to)
+    to_us = to_us || (p.id == s_.our_party_id && (s_.our_party_type.empty() || p.type == s_.our_party_type));
+  if (!to_us)
+    return refuse(answer,
+                  ebms_error("EBMS:0003", "eb:To party '" + partner_text(um_.to[0].id, 256) +
+                                              "' is not this gateway ('" + s_.our_party_id + "')"),
+                  um_.message_id);
+  m.work.claim.key = store::MessageKey::as4(m.partner->id, um_.message_id);
+  m.work.claim.raw = store::RawDigest::of({content_type, "\r\n\r\n", r.body});
+  return Next::Continue;
+}
+
+Next As4Protocol::unwrap(Message& m, HttpAnswer* answer) {
+  if (!um_.not_understood.empty()) {
+    // Never a Receipt for a message whose security (or other) header this
+    // gateway does not process: a SOAP MustUnderstand fault.
+    *answer = receivers::receipt_answer(
+        {500, std::string("Content-Type: ") + kSoapType + "\r\n", build_must_understand_fault(um_.not_understood)},
+        Outcome::Rejected);
+    answer->detail = "MustUnderstand fault: " + partner_text(um_.not_understood[0].second, 100) + " (" +
+                     partner_text(um_.not_understood[0].first, 200) + ") is not processed by this gateway";
+    return Next::Answer;
+  }
+  for (const PartInfo& p : um_.parts) {
+    if (p.href.rfind("cid:", 0) != 0) {
+      // XML in the SOAP Body: not EDI; the capture keeps it.
+      m.payloads.push_back({"application/xml", std::string(soap_)});
+      continue;
+    }
+    const std::string id = p.href.substr(4);
+    auto it = attachments_.find(id);
+    if (it == attachments_.end()) {
+      m.failure = gate::Failure::Malformed;
+      m.failure_text = "eb:PartInfo " + partner_text(p.href, 200) + " has no MIME part";
+      error_code_ = "EBMS:0003";
+      return Next::Continue;
+    }
+    std::string bytes;
+    if (mime::iequals(p.property("CompressionType"), "application/gzip")) {
+      Result<std::string> inflated = crypto::inflate(it->second, crypto::Wrapping::Gzip, m.lease);
+      if (!inflated.is_ok()) {
+        if (inflated.status().kind() == Status::Kind::Transient) {
+          *answer = receivers::retry_later(inflated.status().message(), Outcome::Error);
+          return Next::Answer;
+        }
+        m.failure = gate::Failure::DecompressionFailed;
+        m.failure_text = "payload " + partner_text(p.href, 200) + " is not valid gzip (or too large): " +
+                         inflated.status().message();
+        return Next::Continue;
+      }
+      bytes = std::move(inflated.value());
+    } else {
+      bytes = std::string(it->second);
+    }
+    const std::string mime_type = p.property("MimeType");
+    m.payloads.push_back({mime_type.empty() ? attachment_types_[id] : mime_type, std::move(bytes)});
+  }
+  if (um_.parts.empty() && um_.service == kTestService) {
+    // The ebMS test service ("ping"): nothing to handle; the envelope is what is kept.
+    m.payloads.push_back({"application/xml", std::string(soap_)});
+  }
+  std::string digest_input;
+  for (const auto& p : m.payloads) digest_input += std::to_string(p.bytes.size()) + ":" + p.bytes;
+  m.work.claim.payload = store::PayloadDigest::of(digest_input);
+  return Next::Continue;
+}
+
+Result<store::Receipt> As4Protocol::draft(Message& m, Outcome outcome, const std::string& text) {
+  if (outcome != Outcome::Rejected)
+    return store::Receipt{200, std::string("Content-Type: ") + kSoapType + "\r\n",
+                          build_receipt(signal_for(um_.message_id), um_)};
+  const std::string code = error_code_.empty() ? std::string(gate::ebms_code(m.failure)) : error_code_;
+  return error_receipt(ebms_error(code, m.failure_text.empty() ? text : m.failure_text), um_.message_id);
+}
+
+Result<store::Receipt> As4Protocol::conflict(Message&, const std::string&) {
+  return error_receipt(ebms_error("EBMS:0004", "conflict: MessageId " + partner_text(um_.message_id, 256) +
+                                                   " was already received with different content"),
+                       um_.message_id);
+}
+
+HttpAnswer As4Protocol::answer(Message&, Outcome outcome, const store::Receipt& receipt) {
+  return receivers::receipt_answer(receipt, outcome);
+}
+
+}  // namespace edihub::as4

@@ -1,0 +1,45 @@
+// AS4 (ebMS 3.0 + AS4 profile, unsigned messages) as the pipeline's
+// protocol: the envelope is eb:Messaging in the SOAP 1.2 root part (alone or
+// SwA multipart/related), payloads are attachments by cid: (gzip when so
+// declared), the receipt is an eb:Receipt signal or an eb:Error.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "parsers/as4/user_message.h"
+#include "src/config/partners.h"
+#include "src/receivers/pipeline.h"
+
+namespace edihub::as4 {
+
+struct Settings {
+  std::string our_party_id, our_party_type;  // eb:To must name us
+  const config::Partners* partners = nullptr;
+};
+
+// One per message: it keeps what the envelope stage read.
+class As4Protocol : public receivers::Protocol {
+ public:
+  explicit As4Protocol(const Settings& settings) : s_(settings) {}
+
+  std::string_view name() const override { return "as4"; }
+  bool envelope_in_body() const override { return true; }
+  receivers::Next envelope(receivers::Message& m, receivers::HttpAnswer* answer) override;
+  receivers::Next unwrap(receivers::Message& m, receivers::HttpAnswer* answer) override;
+  Result<store::Receipt> draft(receivers::Message& m, Outcome outcome, const std::string& text) override;
+  Result<store::Receipt> conflict(receivers::Message& m, const std::string& detail) override;
+  receivers::HttpAnswer answer(receivers::Message& m, Outcome outcome, const store::Receipt& receipt) override;
+
+ private:
+  const Settings& s_;
+  UserMessage um_;
+  std::string_view soap_;                             // the root part, a view into the request
+  std::map<std::string, std::string_view> attachments_;  // by Content-ID, views (transfer encoding removed below)
+  std::map<std::string, std::string> attachment_types_;
+  std::map<std::string, std::string> decoded_;        // attachments that had a transfer encoding
+  std::string error_code_;                            // an EBMS code more precise than the failure's
+};
+
+}  // namespace edihub::as4

@@ -1,0 +1,219 @@
+#include "src/receivers/pipeline.h"
+
+#include "parsers/edi/parser.h"
+#include "parsers/mime/entity.h"
+#include "src/common/partner_text.h"
+#include "src/receivers/edge.h"
+
+namespace edihub::receivers {
+
+namespace {
+
+// Content types that announce EDI: such a payload that holds no interchange
+// is an error, not a document to archive.
+bool edi_content_type(std::string_view declared) {
+  mime::ContentType ct;
+  if (mime::parse_content_type(declared, &ct)) return false;
+  return ct.is("application/edi-x12") || ct.is("application/edifact") || ct.is("application/edi-consent") ||
+         ct.is("application/x12") || ct.is("text/x12") || ct.is("text/edifact");
+}
+
+}  // namespace
+
+HttpAnswer retry_later(std::string_view why, Outcome outcome) {
+  HttpAnswer a = text_answer(gate::http_status(outcome, false), "temporarily unable to process the message: retry later",
+                             outcome);
+  a.headers.emplace_back("Retry-After", std::to_string(gate::kRetryAfterSeconds));
+  a.detail = std::string(why);
+  return a;
+}
+
+void Pipeline::log_uncommitted(const Message& m, const HttpAnswer& a) {
+  if (c_.log == nullptr) return;
+  store::MessageLog row;
+  row.partner_id = m.partner != nullptr ? m.partner->id : "";
+  row.protocol = std::string(p_.name());
+  row.transport = c_.transport;
+  row.transport_id = m.work.arrival.transport_id;
+  row.message_id = m.partner != nullptr ? m.work.claim.key.message_id : "";
+  row.outcome = a.outcome;
+  row.detail = a.detail;
+  row.bytes = static_cast<int64_t>(m.request.body.size());
+  row.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                          m.work.started)
+                        .count();
+  c_.log->record(std::move(row));
+}
+
+Next Pipeline::edge(Message& m, HttpAnswer* answer) {
+  if (std::optional<std::string> problem = header_problem(m.request)) {
+    *answer = text_answer(400, *problem, Outcome::Rejected);
+    answer->close = true;
+    return Next::Answer;
+  }
+  return Next::Continue;
+}
+
+std::optional<HttpAnswer> Pipeline::screen(const HttpRequest& head) {
+  Message m(head, c_);
+  m.work.protocol = std::string(p_.name());
+  HttpAnswer a;
+  if (edge(m, &a) == Next::Answer || (!p_.envelope_in_body() && p_.envelope(m, &a) == Next::Answer)) {
+    a.close = true;  // the body is not read: the connection cannot go on
+    a.partner = m.partner != nullptr ? m.partner->id : "";
+    a.transport_id = m.work.arrival.transport_id;
+    log_uncommitted(m, a);
+    return a;
+  }
+  return std::nullopt;
+}
+
+// A retransmission of something settled, answered from one indexed read:
+// byte-identical copies of completed messages, poison keys whatever the copy
+// (no private-key operation for a partner looping on a bad message), and the
+// stored answer to a conflicting copy.
+Next Pipeline::stored(Message& m, HttpAnswer* answer) {
+  const store::MessageKey& key = m.work.claim.key;
+  Result<std::optional<store::KeyRecord>> known = store_.lookup(key);
+  if (!known.is_ok() || !known.value()) return Next::Continue;  // the gate decides
+  const store::KeyRecord& k = *known.value();
+  Outcome outcome;
+  store::Receipt receipt;
+  if (k.state == store::KeyState::Completed && k.raw == m.work.claim.raw) {
+    outcome = Outcome::Duplicate;
+    receipt = k.receipt;
+  } else if (k.state == store::KeyState::Failed && k.failures >= c_.gate->options().max_failures) {
+    outcome = Outcome::Poison;
+    receipt = k.receipt;
+  } else if (k.state == store::KeyState::Completed) {
+    Result<std::optional<store::Receipt>> conflict = store_.conflict_receipt(key, m.work.claim.raw);
+    if (!conflict.is_ok() || !conflict.value()) return Next::Continue;
+    outcome = Outcome::Conflict;
+    receipt = *conflict.value();
+  } else {
+    return Next::Continue;
+  }
+  if (!m.work.async_destination.empty()) {
+    Status queued = store_.enqueue(
+        {key.partner_id, "mdn", key.message_id, m.work.async_destination, receipt.headers, receipt.body});
+    if (!queued.is_ok()) {
+      *answer = retry_later(queued.message(), Outcome::Error);
+      return Next::Answer;
+    }
+  }
+  *answer = p_.answer(m, outcome, receipt);
+  answer->detail = outcome == Outcome::Duplicate ? "byte-identical retransmission: the stored receipt"
+                   : outcome == Outcome::Poison  ? "poison: failed " + std::to_string(k.failures) +
+                                                      " times, answered with the stored receipt"
+                                                 : "the stored answer to this conflicting copy";
+  return Next::Answer;
+}
+
+void Pipeline::keys(Message& m) {
+  bool any_edi_type = false, any_empty = m.payloads.empty();
+  std::string why;
+  for (const Message::Payload& p : m.payloads) {
+    if (p.bytes.empty()) any_empty = true;
+    if (edi_content_type(p.content_type)) any_edi_type = true;
+    edi::ParseResult parsed = edi::parse(p.bytes);
+    if (parsed.interchanges.empty() && !parsed.errors.empty() && why.empty()) why = parsed.errors[0].text;
+    for (const edi::Interchange& ic : parsed.interchanges)
+      m.work.interchanges.push_back(gate::prepare_interchange(ic, p.bytes, *c_.partners, m.work.arrival));
+  }
+  if (!m.work.interchanges.empty()) return;
+  if (any_empty) {
+    m.failure = gate::Failure::NotEdi;
+    m.failure_text = m.payloads.empty() ? "the message carries no payload" : "a payload of the message is empty";
+  } else if (any_edi_type) {
+    m.failure = gate::Failure::NotEdi;
+    m.failure_text = "no X12 or EDIFACT interchange in the payload" + (why.empty() ? "" : ": " + partner_text(why, 300));
+  }
+  // Otherwise: not EDI, and not announced as EDI: archived for the operator.
+}
+
+Next Pipeline::draft(Message& m, HttpAnswer* answer) {
+  const bool failed = m.failure != gate::Failure::None;
+  const Outcome outcome = failed ? Outcome::Rejected
+                          : m.work.interchanges.empty() ? Outcome::Archived
+                                                        : Outcome::Processed;
+  std::string text;
+  if (failed) {
+    text = "could not be processed: " + m.failure_text;
+  } else if (outcome == Outcome::Archived) {
+    text = "was received and stored; its payload is not EDI and was not handled";
+  } else {
+    text = "was received and processed: " + std::to_string(m.work.interchanges.size()) + " interchange" +
+           (m.work.interchanges.size() == 1 ? "" : "s");
+    for (const auto& iw : m.work.interchanges)
+      if (iw.key) text += " " + iw.key->message_id;
+  }
+  Result<store::Receipt> receipt = p_.draft(m, outcome, text);
+  if (!receipt.is_ok()) {
+    *answer = receipt.status().kind() == Status::Kind::Transient
+                  ? retry_later(receipt.status().message(), Outcome::Error)
+                  : text_answer(500, "the gateway cannot answer this message: " + receipt.status().message(),
+                                Outcome::Error);
+    return Next::Answer;
+  }
+  // The protocol may have found a failure while drafting (a receipt it cannot sign).
+  const bool failed_now = m.failure != gate::Failure::None;
+  m.work.settlement.state = failed_now ? store::KeyState::Failed : store::KeyState::Completed;
+  m.work.settlement.outcome = failed_now ? Outcome::Rejected : outcome;
+  m.work.settlement.receipt = receipt.value();
+  m.work.settlement.error = failed_now ? m.failure_text : "";
+  if (failed_now) m.work.interchanges.clear();
+  if (c_.archive)
+    m.work.capture = store::CaptureRef{m.partner->id, std::string(p_.name()), m.work.claim.key.message_id,
+                                       m.work.claim.raw, m.request.head, m.request.body};
+  return Next::Continue;
+}
+
+HttpAnswer Pipeline::admit(Message& m) {
+  gate::TransportResult r = gate::admit_transport(*c_.gate, store_, m.work);
+  HttpAnswer a;
+  if (r.outcome == Outcome::Conflict) {
+    Result<store::Receipt> answer = p_.conflict(m, r.detail);
+    if (!answer.is_ok()) {
+      a = text_answer(500, "the gateway cannot answer this message: " + answer.status().message(), Outcome::Error);
+      log_uncommitted(m, a);
+      return a;
+    }
+    Status kept = gate::store_conflict(*c_.gate, store_, m.work, answer.value(), r.detail);
+    a = p_.answer(m, Outcome::Conflict, answer.value());
+    a.detail = r.detail;
+    if (!kept.is_ok()) log_uncommitted(m, a);
+  } else if (is_transient(r.outcome)) {
+    a = retry_later(r.detail, r.outcome);
+    log_uncommitted(m, a);
+  } else {
+    a = p_.answer(m, r.outcome, r.receipt);
+    a.detail = r.detail;
+  }
+  if (!m.work.async_destination.empty() && !is_transient(r.outcome) && c_.queued) c_.queued();
+  return a;
+}
+
+HttpAnswer Pipeline::receive(const HttpRequest& request) {
+  Message m(request, c_);
+  m.work.protocol = std::string(p_.name());
+  m.work.arrival.transport = c_.transport;
+  m.work.arrival.expected_partner = c_.expected_partner;
+  m.work.bytes = static_cast<int64_t>(request.body.size());
+  HttpAnswer a;
+  if (edge(m, &a) == Next::Answer || p_.envelope(m, &a) == Next::Answer || stored(m, &a) == Next::Answer ||
+      p_.unwrap(m, &a) == Next::Answer) {
+    log_uncommitted(m, a);
+  } else {
+    if (m.failure == gate::Failure::None) keys(m);
+    if (draft(m, &a) == Next::Answer) {
+      log_uncommitted(m, a);
+    } else {
+      a = admit(m);  // the transport's row commits with it
+    }
+  }
+  a.partner = m.partner != nullptr ? m.partner->id : "";
+  a.transport_id = m.work.arrival.transport_id;
+  return a;
+}
+
+}  // namespace edihub::receivers

@@ -1,0 +1,137 @@
+// One receive pipeline for every way in (POST /as2, POST /as4, a replayed
+// capture). A message passes these stages, each of which continues or
+// answers early:
+//
+//   edge      the headers are data, never structure (edge.h)
+//   envelope  who sent it and what it is called: partner, transport key      [protocol]
+//   stored    a retransmission of something settled is answered from the store
+//   unwrap    decrypt, verify, decompress, bounded per message               [protocol]
+//   keys      the EDI interchanges, their keys and documents
+//   draft     the receipt a new key settles to, signed outside any lock      [protocol]
+//   gate      one commit: keys, business rows, log rows, receipt, capture
+//   answer    the outcome as an HTTP answer                                  [protocol]
+//
+// AS2 and AS4 differ only in the stages marked [protocol] (Protocol below).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/common/budget.h"
+#include "src/config/partners.h"
+#include "src/gate/gate.h"
+#include "src/gate/receipt_policy.h"
+#include "src/gate/transport.h"
+#include "src/receivers/http.h"
+#include "src/store/store.h"
+
+namespace edihub::receivers {
+
+// Message-log rows of answers that commit nothing (a duplicate answered from
+// the store, a refusal at the edge): written off the answer's path.
+class LogSink {
+ public:
+  virtual ~LogSink() = default;
+  virtual void record(store::MessageLog row) = 0;
+};
+
+// Writes each row at once, in its own transaction (replay).
+class DirectLog : public LogSink {
+ public:
+  explicit DirectLog(store::MessageLogStore& store) : store_(store) {}
+  void record(store::MessageLog row) override { store_.log({std::move(row)}).ignore(); }  // best effort
+
+ private:
+  store::MessageLogStore& store_;
+};
+
+// What every receiving thread shares, read-only.
+struct Context {
+  const config::Partners* partners = nullptr;
+  gate::Gate* gate = nullptr;
+  LogSink* log = nullptr;
+  Budget* unwrap_budget = nullptr;       // bytes being unwrapped gateway-wide (null: no cap)
+  size_t max_message_bytes = 100u << 20;  // one message's unwrapped bytes, all layers together
+  std::string transport = "http";        // or "replay"
+  std::optional<std::string> expected_partner;  // replay --partner: only this partner's messages
+  bool archive = true;                   // keep the request as a capture
+  std::function<void()> queued;          // called when an async receipt was queued
+};
+
+// A received transport message as the stages fill it in.
+struct Message {
+  Message(const HttpRequest& r, const Context& c)
+      : request(r), lease(c.unwrap_budget, c.max_message_bytes) {}
+  const HttpRequest& request;
+  const config::Partner* partner = nullptr;
+  gate::TransportWork work;  // key, digests, arrival, settlement, interchanges, capture
+
+  struct Payload {
+    std::string content_type;  // as the sender declared it
+    std::string bytes;
+  };
+  std::vector<Payload> payloads;  // after unwrap
+  gate::Failure failure = gate::Failure::None;
+  std::string failure_text;  // what the partner and the operator read
+  Lease lease;               // this message's share of the unwrap budget
+  std::string protocol_note; // e.g. "signed, encrypted" for the log
+};
+
+enum class Next { Continue, Answer };
+
+// The stages AS2 and AS4 do differently.
+class Protocol {
+ public:
+  virtual ~Protocol() = default;
+  virtual std::string_view name() const = 0;  // "as2", "as4"
+  // True when the envelope is in the body (AS4), so screen() cannot read it.
+  virtual bool envelope_in_body() const = 0;
+  // Sets m.partner, m.work.claim.key and .raw and m.work.arrival.transport_id,
+  // or answers (malformed, unknown sender, not for us).
+  virtual Next envelope(Message& m, HttpAnswer* answer) = 0;
+  // Fills m.payloads and m.work.claim.payload; a permanent failure sets
+  // m.failure instead; a transient one (over the unwrap budget) answers.
+  virtual Next unwrap(Message& m, HttpAnswer* answer) = 0;
+  // The receipt a new key settles to: positive for `outcome` Processed or
+  // Archived, negative for m.failure. Error status: cannot be made now.
+  virtual Result<store::Receipt> draft(Message& m, Outcome outcome, const std::string& text) = 0;
+  // The answer to a copy whose content differs from the stored one.
+  virtual Result<store::Receipt> conflict(Message& m, const std::string& detail) = 0;
+  // The HTTP answer carrying `receipt` (async receipts are answered 200 and queued).
+  virtual HttpAnswer answer(Message& m, Outcome outcome, const store::Receipt& receipt) = 0;
+};
+
+class Pipeline {
+ public:
+  // REQUIRES: `store` is this thread's; context and protocol outlive the Pipeline.
+  Pipeline(const Context& context, store::Store& store, Protocol& protocol)
+      : c_(context), store_(store), p_(protocol) {}
+
+  // Before the body is read: refuses what the headers alone condemn (a bad
+  // header, an unknown AS2 sender), so nothing costly is done for it.
+  std::optional<HttpAnswer> screen(const HttpRequest& head);
+  // The whole pipeline; every answer has its `messages` row.
+  HttpAnswer receive(const HttpRequest& request);
+
+ private:
+  Next edge(Message& m, HttpAnswer* answer);
+  Next stored(Message& m, HttpAnswer* answer);
+  void keys(Message& m);
+  Next draft(Message& m, HttpAnswer* answer);
+  HttpAnswer admit(Message& m);
+  // Records the row of an answer that committed nothing.
+  void log_uncommitted(const Message& m, const HttpAnswer& answer);
+
+  const Context& c_;
+  store::Store& store_;
+  Protocol& p_;
+};
+
+// A 503 with Retry-After: nothing was decided, the partner sends again.
+HttpAnswer retry_later(std::string_view why, Outcome outcome);
+
+}  // namespace edihub::receivers

@@ -1,0 +1,72 @@
+// The partner-facing HTTP/1.1 server: one I/O thread (Boost.Asio) reads every
+// connection, so a slow or stalled sender costs a socket, never a worker;
+// complete requests go to a bounded pool of workers. Every request has a
+// deadline for its head and one for its body; connections are capped per
+// client and in all; request bodies held in memory are capped gateway-wide.
+// Requests are read by RequestReader (src/receivers/http_reader.h), the same
+// reader replay and the fuzz target use.
+//
+// Why not POCO's HTTPServer: POCO 1.11 ends the header block at a 0xFF byte,
+// closes on a malformed Content-Length without an answer, takes a negative
+// one, reads with a per-read timeout only and holds a worker thread per
+// connection (tests/integration/http_edge_test.sh shows each case).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "src/common/status.h"
+#include "src/receivers/http.h"
+
+namespace edihub::server {
+
+struct ListenerOptions {
+  std::string address = "127.0.0.1";
+  int port = 8080;
+  std::string tls_cert, tls_key;  // both empty: plain HTTP
+  int threads = 8;                // workers handling complete requests
+  int queue = 64;                 // complete requests waiting for a worker; more: 503
+  size_t max_head_bytes = 65536;
+  size_t max_body_bytes = 100u << 20;
+  size_t max_buffered_bytes = 512u << 20;  // request bodies in memory, all connections together
+  int head_timeout_ms = 10000;     // from the connection (or the previous answer) to the end of the head
+  int request_timeout_ms = 120000;  // from the end of the head to the end of the body
+  int max_connections = 512;
+  int max_connections_per_client = 64;
+};
+
+// What the server asks of the application.
+class Handler {
+ public:
+  virtual ~Handler() = default;
+  // On the I/O thread, when a request's head is read: an answer now (health,
+  // or a refusal the head alone decides) or nullopt to read the body. Must not block.
+  virtual std::optional<receivers::HttpAnswer> on_head(const receivers::HttpRequest& head) = 0;
+  // On a worker thread: the whole request.
+  virtual receivers::HttpAnswer on_request(const receivers::HttpRequest& request) = 0;
+  // On the I/O thread, after an answer was written (or refused at the edge).
+  virtual void on_answered(const receivers::HttpRequest& request, const receivers::HttpAnswer& answer,
+                           int64_t elapsed_ms) = 0;
+};
+
+class HttpServer {
+ public:
+  HttpServer(ListenerOptions options, Handler& handler);
+  ~HttpServer();
+
+  // Binds and starts the I/O thread and the workers. Unavailable when the
+  // address cannot be bound or the TLS files cannot be used.
+  Status start();
+  // Stops accepting, lets requests in flight finish (up to `grace_ms`).
+  void stop(int grace_ms);
+  int port() const;
+
+  struct Impl;  // the listener's state, shared with its connections (http_server.cpp)
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace edihub::server

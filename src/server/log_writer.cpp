@@ -1,0 +1,72 @@
+#include "src/server/log_writer.h"
+
+#include <spdlog/spdlog.h>
+
+#include <vector>
+
+namespace edihub::server {
+
+namespace {
+constexpr size_t kBatch = 1000;
+}
+
+LogWriter::LogWriter(std::string store_uri, size_t max_queued)
+    : store_uri_(std::move(store_uri)), max_queued_(max_queued) {}
+
+LogWriter::~LogWriter() { stop(); }
+
+void LogWriter::start() { thread_ = std::thread([this] { run(); }); }
+
+void LogWriter::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void LogWriter::record(store::MessageLog row) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (rows_.size() >= max_queued_) {
+      ++dropped_;
+      return;
+    }
+    rows_.push_back(std::move(row));
+  }
+  cv_.notify_one();
+}
+
+uint64_t LogWriter::dropped() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return dropped_;
+}
+
+void LogWriter::run() {
+  std::unique_ptr<store::Store> store;
+  while (true) {
+    std::vector<store::MessageLog> batch;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return stopping_ || !rows_.empty(); });
+      if (rows_.empty() && stopping_) return;
+      while (!rows_.empty() && batch.size() < kBatch) {
+        batch.push_back(std::move(rows_.front()));
+        rows_.pop_front();
+      }
+    }
+    if (!store) {
+      auto opened = store::open_store(store_uri_);
+      if (!opened.is_ok()) {
+        spdlog::error("message log: {}; {} rows lost", opened.status().message(), batch.size());
+        continue;
+      }
+      store = std::move(opened.value());
+    }
+    Status s = store->log(batch);
+    if (!s.is_ok()) spdlog::error("message log: {}; {} rows lost", s.message(), batch.size());
+  }
+}
+
+}  // namespace edihub::server

@@ -1,0 +1,42 @@
+// The message-log rows of answers that commit nothing (a duplicate answered
+// from the store, a refusal at the edge, a 503), written in batches by one
+// thread with its own store connection: one commit for many rows, off the
+// answer's path. A row may be lost in a crash; no receipt depends on it.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "src/receivers/pipeline.h"
+
+namespace edihub::server {
+
+class LogWriter : public receivers::LogSink {
+ public:
+  explicit LogWriter(std::string store_uri, size_t max_queued = 100000);
+  ~LogWriter() override;
+  void start();
+  // Writes what is queued, then stops.
+  void stop();
+  void record(store::MessageLog row) override;
+  // Rows dropped because the queue was full (the store could not keep up).
+  uint64_t dropped() const;
+
+ private:
+  void run();
+
+  std::string store_uri_;
+  size_t max_queued_;
+  std::thread thread_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<store::MessageLog> rows_;
+  bool stopping_ = false;
+  uint64_t dropped_ = 0;
+};
+
+}  // namespace edihub::server

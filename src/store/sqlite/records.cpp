@@ -1,0 +1,47 @@
+#include "src/store/sqlite/records.h"
+
+#include "src/common/partner_text.h"
+
+namespace edihub::store::sqlite {
+
+Records::Records(Connection& c)
+    : c_(c),
+      log_(c,
+           "INSERT INTO messages (received_at, partner_id, protocol, transport, transport_id, message_id, outcome,"
+           " bytes, documents, duration_ms, detail, capture_id)"
+           " VALUES (?1, NULLIF(?2, ''), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULLIF(?12, 0))"),
+      enqueue_(c,
+               "INSERT INTO outbox (partner_id, kind, reference, destination, headers, body, created_at,"
+               " next_attempt_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)"),
+      archive_(c,
+               "INSERT INTO captures (received_at, partner_id, protocol, message_id, raw_sha256, head, body)"
+               " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)") {}
+
+Status Records::log(const MessageLog& m, int64_t now_ms) {
+  Using q(log_);
+  q->bind(1, now_ms).bind(2, partner_text(m.partner_id, 128)).bind(3, m.protocol).bind(4, m.transport);
+  q->bind(5, partner_text(m.transport_id, 1000)).bind(6, partner_text(m.message_id, 1000));
+  q->bind(7, outcome_name(m.outcome)).bind(8, m.bytes).bind(9, m.documents).bind(10, m.duration_ms);
+  q->bind(11, partner_text(m.detail, 2000)).bind(12, m.capture_id);
+  Result<int64_t> n = q->run();
+  return n.is_ok() ? Status::ok() : n.status();
+}
+
+Status Records::enqueue(const OutboxItem& i, int64_t now_ms) {
+  Using q(enqueue_);
+  q->bind(1, i.partner_id).bind(2, i.kind).bind(3, i.reference).bind(4, i.destination).bind(5, i.headers);
+  q->bind_blob(6, i.body).bind(7, now_ms);
+  Result<int64_t> n = q->run();
+  return n.is_ok() ? Status::ok() : n.status();
+}
+
+Result<int64_t> Records::archive(const CaptureRef& cap, int64_t now_ms) {
+  Using q(archive_);
+  q->bind(1, now_ms).bind(2, cap.partner_id).bind(3, cap.protocol).bind(4, cap.message_id).bind(5, cap.raw.hex());
+  q->bind_blob(6, cap.head).bind_blob(7, cap.body);
+  Result<int64_t> n = q->run();
+  if (!n.is_ok()) return n.status();
+  return static_cast<int64_t>(sqlite3_last_insert_rowid(c_.db()));
+}
+
+}  // namespace edihub::store::sqlite

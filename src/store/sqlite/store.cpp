@@ -1,0 +1,370 @@
+// The SQLite Store: WAL, a bounded wait for the write lock, foreign keys;
+// every write in a BEGIN IMMEDIATE transaction. The per-concern statements
+// live in keys.cpp, business.cpp and records.cpp; this file composes them.
+#include "src/store/sqlite/store.h"
+
+#include <sstream>
+
+#include "src/store/sqlite/business.h"
+#include "src/store/sqlite/connection.h"
+#include "src/store/sqlite/keys.h"
+#include "src/store/sqlite/records.h"
+
+namespace edihub::store::sqlite {
+
+namespace {
+
+Status done(const Result<int64_t>& r) { return r.is_ok() ? Status::ok() : r.status(); }
+
+class SqliteStore;
+
+class SqliteTransaction : public Transaction {
+ public:
+  SqliteTransaction(Keys& keys, Business& business, Records& records, int64_t now_ms)
+      : keys_(keys), business_(business), records_(records), now_(now_ms) {}
+
+  int64_t now_ms() const override { return now_; }
+  Result<bool> insert_key(const MessageKey& key, const PayloadDigest& payload, const RawDigest& raw,
+                          int64_t lease_until_ms) override {
+    return keys_.insert(key, payload, raw, now_, lease_until_ms);
+  }
+  Result<std::optional<KeyRecord>> read_key(const MessageKey& key) override { return keys_.read(key); }
+  Result<bool> take_over(const MessageKey& key, int64_t attempts, const PayloadDigest& payload, const RawDigest& raw,
+                         int64_t lease_until_ms) override {
+    return keys_.take_over(key, attempts, payload, raw, now_, lease_until_ms);
+  }
+  Result<bool> settle_key(const MessageKey& key, int64_t token, const PayloadDigest& payload,
+                          const Settlement& s) override {
+    return keys_.settle(key, token, payload, s, now_);
+  }
+  Result<bool> release_key(const MessageKey& key, int64_t token) override { return keys_.release(key, token, now_); }
+  Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& r) override {
+    return keys_.put_conflict_receipt(key, raw, r, now_);
+  }
+  Result<Applied> put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
+                                      const std::string& source) override {
+    return business_.put_shipment_notice(partner, doc, source, now_);
+  }
+  Result<Applied> put_invoice(const std::string& partner, const business::Invoice& doc,
+                              const std::string& source) override {
+    return business_.put_invoice(partner, doc, source, now_);
+  }
+  Result<int64_t> next_sequence(const std::string& name) override { return business_.next_sequence(name); }
+  Status log(const MessageLog& entry) override { return records_.log(entry, now_); }
+  Status enqueue(const OutboxItem& item) override { return records_.enqueue(item, now_); }
+  Result<int64_t> archive(const CaptureRef& capture) override { return records_.archive(capture, now_); }
+
+ private:
+  Keys& keys_;
+  Business& business_;
+  Records& records_;
+  int64_t now_;
+};
+
+class SqliteStore : public Store {
+ public:
+  explicit SqliteStore(std::unique_ptr<Connection> c)
+      : c_(std::move(c)), keys_(*c_), business_(*c_), records_(*c_) {}
+
+  // KeyStore
+  Result<std::optional<KeyRecord>> lookup(const MessageKey& key) override { return keys_.read(key); }
+  Result<std::optional<Receipt>> conflict_receipt(const MessageKey& key, const RawDigest& raw) override {
+    return keys_.conflict_receipt(key, raw);
+  }
+  Status transact(const TransactionWork& work, int64_t lock_wait_ms) override;
+
+  // MessageLogStore
+  Status log(const std::vector<MessageLog>& rows) override {
+    return transact(
+        [&](Transaction& tx) -> Status {
+          for (const auto& r : rows) {
+            Status s = tx.log(r);
+            if (!s.is_ok()) return s;
+          }
+          return Status::ok();
+        },
+        c_->options().busy_timeout_ms);
+  }
+
+  // OutboxStore
+  Status enqueue(const OutboxItem& item) override {
+    return transact([&](Transaction& tx) { return tx.enqueue(item); }, c_->options().busy_timeout_ms);
+  }
+  Result<std::vector<OutboxEntry>> due_outbox(int limit, int64_t lease_ms) override;
+  Status outbox_sent(int64_t id) override;
+  Status outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) override;
+
+  // CaptureStore
+  Result<std::vector<CaptureInfo>> list_captures(const CaptureFilter& filter) override;
+  Result<std::optional<Capture>> read_capture(int64_t id) override;
+
+  // Retention
+  Result<PurgeBatch> purge_keys(const PurgeRequest& request) override;
+  Result<int64_t> purge_messages(int64_t cutoff_ms, int batch, bool dry_run) override;
+  Result<int64_t> purge_captures(int64_t cutoff_ms, int batch, bool dry_run) override;
+  Result<std::vector<std::string>> partners_with_keys() override;
+
+  // Reports
+  Result<StatusReport> report() override;
+  Result<int64_t> now_ms() override { return c_->clock_ms(); }
+
+ private:
+  // A count(*)-style query with bound values: its first column.
+  template <typename... Binds>
+  Result<int64_t> scalar(const char* sql, Binds... binds);
+  // DELETE ... LIMIT in its own short transaction: rows deleted.
+  Result<int64_t> delete_batch(const char* sql, int64_t cutoff, int64_t batch);
+
+  std::unique_ptr<Connection> c_;
+  Keys keys_;
+  Business business_;
+  Records records_;
+};
+
+template <typename... Binds>
+Result<int64_t> SqliteStore::scalar(const char* sql, Binds... binds) {
+  Stmt q(*c_, sql);
+  int i = 0;
+  (q.bind(++i, binds), ...);
+  Result<bool> row = q.step();
+  if (!row.is_ok()) return row.status();
+  return row.value() ? q.int64(0) : 0;
+}
+
+Status SqliteStore::transact(const TransactionWork& work, int64_t lock_wait_ms) {
+  Status begun = c_->begin(lock_wait_ms);
+  if (!begun.is_ok()) return begun;
+  SqliteTransaction tx(keys_, business_, records_, c_->clock_ms());
+  Status s;
+  try {
+    s = work(tx);
+  } catch (const std::exception& e) {  // work returns values; this is the last line, not the path
+    s = Status::transient(std::string("transaction failed: ") + e.what());
+  }
+  if (!s.is_ok()) {
+    c_->rollback();
+    return s;
+  }
+  Status committed = c_->commit();
+  if (!committed.is_ok()) c_->rollback();
+  return committed;
+}
+
+Result<std::vector<OutboxEntry>> SqliteStore::due_outbox(int limit, int64_t lease_ms) {
+  std::vector<OutboxEntry> out;
+  Status s = transact(
+      [&](Transaction& tx) -> Status {
+        const int64_t now = tx.now_ms();
+        Stmt q(*c_,
+               "SELECT id, partner_id, kind, COALESCE(reference, ''), COALESCE(destination, ''),"
+               " COALESCE(headers, ''), body, attempts FROM outbox"
+               " WHERE state = 'pending' AND next_attempt_at <= ?1"
+               " AND (destination LIKE 'http://%' OR destination LIKE 'https://%')"
+               " ORDER BY next_attempt_at LIMIT ?2");
+        q.bind(1, now).bind(2, int64_t{limit});
+        while (true) {
+          Result<bool> row = q.step();
+          if (!row.is_ok()) return row.status();
+          if (!row.value()) break;
+          OutboxEntry e;
+          e.id = q.int64(0);
+          e.item = {q.text(1), q.text(2), q.text(3), q.text(4), q.text(5), q.blob(6)};
+          e.attempts = q.int64(7);
+          out.push_back(std::move(e));
+        }
+        Stmt lease(*c_, "UPDATE outbox SET next_attempt_at = ?1 WHERE id = ?2");
+        for (const auto& e : out) {
+          Using u(lease);
+          u->bind(1, now + lease_ms).bind(2, e.id);
+          Status leased = done(u->run());
+          if (!leased.is_ok()) return leased;
+        }
+        return Status::ok();
+      },
+      c_->options().busy_timeout_ms);
+  if (!s.is_ok()) return s;
+  return out;
+}
+
+Status SqliteStore::outbox_sent(int64_t id) {
+  Stmt q(*c_, "UPDATE outbox SET state = 'sent', attempts = attempts + 1, last_error = NULL WHERE id = ?1");
+  q.bind(1, id);
+  return done(q.run());
+}
+
+Status SqliteStore::outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) {
+  Stmt q(*c_,
+         "UPDATE outbox SET state = ?1, attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3 WHERE id = ?4");
+  q.bind(1, give_up ? "failed" : "pending").bind(2, next_attempt_ms).bind(3, error).bind(4, id);
+  return done(q.run());
+}
+
+Result<std::vector<CaptureInfo>> SqliteStore::list_captures(const CaptureFilter& f) {
+  Stmt q(*c_,
+         "SELECT id, received_at, partner_id, protocol, message_id, length(head) + length(body) FROM captures"
+         " WHERE (?1 = '' OR partner_id = ?1) AND (?2 = '' OR message_id = ?2) AND received_at >= ?3"
+         " ORDER BY id DESC LIMIT ?4");
+  q.bind(1, f.partner_id.value_or("")).bind(2, f.message_id.value_or("")).bind(3, f.since_ms);
+  q.bind(4, int64_t{f.limit});
+  std::vector<CaptureInfo> out;
+  while (true) {
+    Result<bool> row = q.step();
+    if (!row.is_ok()) return row.status();
+    if (!row.value()) break;
+    out.push_back({q.int64(0), q.int64(1), q.int64(5), q.text(2), q.text(3), q.text(4)});
+  }
+  return out;
+}
+
+Result<std::optional<Capture>> SqliteStore::read_capture(int64_t id) {
+  Stmt q(*c_, "SELECT partner_id, protocol, message_id, raw_sha256, head, body FROM captures WHERE id = ?1");
+  q.bind(1, id);
+  Result<bool> row = q.step();
+  if (!row.is_ok()) return row.status();
+  if (!row.value()) return std::optional<Capture>();
+  return std::optional<Capture>(
+      Capture{q.text(0), q.text(1), q.text(2), crypto::RawDigest::from_hex(q.text(3)), q.blob(4), q.blob(5)});
+}
+
+Result<int64_t> SqliteStore::delete_batch(const char* sql, int64_t cutoff, int64_t batch) {
+  int64_t deleted = 0;
+  Status s = transact(
+      [&](Transaction&) -> Status {
+        Stmt del(*c_, sql);
+        del.bind(1, cutoff).bind(2, batch);
+        Result<int64_t> n = del.run();
+        if (!n.is_ok()) return n.status();
+        deleted = n.value();
+        return Status::ok();
+      },
+      c_->options().busy_timeout_ms);
+  if (!s.is_ok()) return s;
+  return deleted;
+}
+
+Result<PurgeBatch> SqliteStore::purge_keys(const PurgeRequest& req) {
+  PurgeBatch b;
+  const int64_t now = c_->clock_ms();
+  const std::string partner = req.partner_id.value_or("");
+  const char* live_sql =
+      "SELECT count(*) FROM idempotency_keys WHERE received_at < ?1 AND (?2 = '' OR partner_id = ?2)"
+      " AND state = 'processing' AND lease_until > ?3";
+  if (req.dry_run) {
+    Result<int64_t> count = scalar(
+        "SELECT count(*) FROM idempotency_keys WHERE received_at < ?1 AND (?2 = '' OR partner_id = ?2)"
+        " AND (state <> 'processing' OR lease_until <= ?3)",
+        req.cutoff_ms, std::string_view(partner), now);
+    Result<int64_t> live = scalar(live_sql, req.cutoff_ms, std::string_view(partner), now);
+    if (!count.is_ok()) return count.status();
+    if (!live.is_ok()) return live.status();
+    b.deleted = count.value();
+    b.kept_live = live.value();
+    return b;
+  }
+  Status s = transact(
+      [&](Transaction&) -> Status {
+        // The keys of one batch, and the conflict answers stored for them.
+        Stmt conflicts(*c_,
+                       "DELETE FROM conflict_receipts WHERE (partner_id, message_id) IN (SELECT partner_id, message_id"
+                       " FROM idempotency_keys WHERE received_at < ?1 AND (?2 = '' OR partner_id = ?2)"
+                       " AND (state <> 'processing' OR lease_until <= ?3) LIMIT ?4)");
+        conflicts.bind(1, req.cutoff_ms).bind(2, partner).bind(3, now).bind(4, int64_t{req.batch});
+        Status c = done(conflicts.run());
+        if (!c.is_ok()) return c;
+        Stmt del(*c_,
+                 "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys"
+                 " WHERE received_at < ?1 AND (?2 = '' OR partner_id = ?2)"
+                 " AND (state <> 'processing' OR lease_until <= ?3) LIMIT ?4)");
+        del.bind(1, req.cutoff_ms).bind(2, partner).bind(3, now).bind(4, int64_t{req.batch});
+        Result<int64_t> n = del.run();
+        if (!n.is_ok()) return n.status();
+        b.deleted = n.value();
+        return Status::ok();
+      },
+      c_->options().busy_timeout_ms);
+  if (!s.is_ok()) return s;
+  if (b.deleted < req.batch) {  // the last batch: say what stayed behind
+    Result<int64_t> live = scalar(live_sql, req.cutoff_ms, std::string_view(partner), now);
+    if (!live.is_ok()) return live.status();
+    b.kept_live = live.value();
+  }
+  return b;
+}
+
+Result<int64_t> SqliteStore::purge_messages(int64_t cutoff_ms, int batch, bool dry_run) {
+  if (dry_run) return scalar("SELECT count(*) FROM messages WHERE received_at < ?1", cutoff_ms);
+  return delete_batch("DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE received_at < ?1 LIMIT ?2)",
+                      cutoff_ms, batch);
+}
+
+Result<int64_t> SqliteStore::purge_captures(int64_t cutoff_ms, int batch, bool dry_run) {
+  if (dry_run) return scalar("SELECT count(*) FROM captures WHERE received_at < ?1", cutoff_ms);
+  return delete_batch("DELETE FROM captures WHERE id IN (SELECT id FROM captures WHERE received_at < ?1 LIMIT ?2)",
+                      cutoff_ms, batch);
+}
+
+Result<std::vector<std::string>> SqliteStore::partners_with_keys() {
+  Stmt q(*c_, "SELECT DISTINCT partner_id FROM idempotency_keys ORDER BY partner_id");
+  std::vector<std::string> out;
+  while (true) {
+    Result<bool> row = q.step();
+    if (!row.is_ok()) return row.status();
+    if (!row.value()) break;
+    out.push_back(q.text(0));
+  }
+  return out;
+}
+
+Result<StatusReport> SqliteStore::report() {
+  StatusReport r;
+  r.schema_version = c_->schema_version();
+  {
+    Stmt q(*c_,
+           "SELECT partner_id, protocol, state, count(*) FROM idempotency_keys"
+           " GROUP BY partner_id, protocol, state ORDER BY 1, 2, 3");
+    while (true) {
+      Result<bool> row = q.step();
+      if (!row.is_ok()) return row.status();
+      if (!row.value()) break;
+      r.keys.push_back({q.text(0), q.text(1), q.text(2), q.int64(3)});
+    }
+  }
+  {
+    Stmt q(*c_, "SELECT COALESCE(MIN(received_at), 0), COALESCE(MAX(received_at), 0) FROM idempotency_keys");
+    Result<bool> row = q.step();
+    if (!row.is_ok()) return row.status();
+    r.oldest_received_ms = q.int64(0);
+    r.newest_received_ms = q.int64(1);
+  }
+  {
+    Stmt q(*c_, "SELECT outcome, count(*) FROM messages WHERE received_at >= ?1 GROUP BY outcome");
+    q.bind(1, c_->clock_ms() - 24 * 3600 * 1000LL);
+    while (true) {
+      Result<bool> row = q.step();
+      if (!row.is_ok()) return row.status();
+      if (!row.value()) break;
+      r.outcomes_24h[q.text(0)] = q.int64(1);
+    }
+  }
+  for (const char* table : {"shipment_notices", "shipment_notice_lines", "invoices", "invoice_lines", "messages",
+                            "outbox", "captures"}) {
+    Result<int64_t> n = scalar((std::string("SELECT count(*) FROM ") + table).c_str());
+    if (!n.is_ok()) return n.status();
+    r.business_rows[table] = n.value();
+  }
+  Result<int64_t> pages = scalar("PRAGMA page_count"), page_size = scalar("PRAGMA page_size");
+  if (!pages.is_ok()) return pages.status();
+  if (!page_size.is_ok()) return page_size.status();
+  r.store_bytes = pages.value() * page_size.value();
+  return r;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path, const StoreOptions& options) {
+  Result<std::unique_ptr<Connection>> c = open_connection(path, options);
+  if (!c.is_ok()) return c.status();
+  return std::unique_ptr<Store>(new SqliteStore(std::move(c.value())));
+}
+
+}  // namespace edihub::store::sqlite

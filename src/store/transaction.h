@@ -1,0 +1,66 @@
+// One write transaction: everything a received message changes commits
+// together or not at all (keys, business rows, log rows, outbox, capture).
+// Every call returns a value; nothing throws through the caller's code.
+// REQUIRES: a Transaction is used only inside the work it was given to.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "src/business/documents.h"
+#include "src/common/status.h"
+#include "src/store/captures.h"
+#include "src/store/key.h"
+#include "src/store/message_log.h"
+#include "src/store/outbox.h"
+
+namespace edihub::store {
+
+// What booking a document did.
+enum class Applied { Inserted, Replaced, Cancelled, IgnoredOlder };
+std::string_view applied_name(Applied a);
+
+class Transaction {
+ public:
+  virtual ~Transaction() = default;
+  // The store's clock when the transaction began (ms since the epoch; the
+  // database's own clock where the backend has one).
+  virtual int64_t now_ms() const = 0;
+
+  // Keys. The gate's rules (src/gate/claim.cpp) are written on these.
+  // INSERT ... ON CONFLICT DO NOTHING as processing with attempts = 1; true
+  // when this call inserted it.
+  virtual Result<bool> insert_key(const MessageKey& key, const PayloadDigest& payload, const RawDigest& raw,
+                                  int64_t lease_until_ms) = 0;
+  virtual Result<std::optional<KeyRecord>> read_key(const MessageKey& key) = 0;
+  // Takes a key over (failed, or processing with an expired lease): state
+  // processing, attempts + 1 (the new fencing token), the digests of this
+  // attempt. False when the row no longer has `attempts` (someone else won).
+  virtual Result<bool> take_over(const MessageKey& key, int64_t attempts, const PayloadDigest& payload,
+                                 const RawDigest& raw, int64_t lease_until_ms) = 0;
+  // Stores the settlement on a processing key held with `token`; false when fenced.
+  virtual Result<bool> settle_key(const MessageKey& key, int64_t token, const PayloadDigest& payload,
+                                  const Settlement& settlement) = 0;
+  // Ends the lease now, so the partner's retry takes the key over at once.
+  virtual Result<bool> release_key(const MessageKey& key, int64_t token) = 0;
+  // The answer to a conflicting message, by its raw digest: a partner looping
+  // on it is answered from here, without a private-key operation.
+  virtual Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& receipt) = 0;
+
+  // Business rows. Replacements and cancellations apply in document-date
+  // order: an older version arriving late changes nothing (IgnoredOlder).
+  virtual Result<Applied> put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
+                                              const std::string& source) = 0;
+  virtual Result<Applied> put_invoice(const std::string& partner, const business::Invoice& doc,
+                                      const std::string& source) = 0;
+  // The next value of a named counter, from 1; rolled back with the transaction.
+  virtual Result<int64_t> next_sequence(const std::string& name) = 0;
+
+  virtual Status log(const MessageLog& entry) = 0;
+  virtual Status enqueue(const OutboxItem& item) = 0;
+  // Archives a received request; its id for the message-log rows.
+  virtual Result<int64_t> archive(const CaptureRef& capture) = 0;
+};
+
+}  // namespace edihub::store
