@@ -350,7 +350,7 @@ void HttpServer::Impl::accept() {
       // Over a cap: a short answer, then the connection ends.
       static const char kBusy[] =
           "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\n"
-          "Content-Length: 40\r\nConnection: close\r\n\r\ntoo many connections from this client\r\n\r\n";
+          "Content-Length: 38\r\nConnection: close\r\n\r\ntoo many connections from this client\n";
       boost::system::error_code ignored;
       socket.non_blocking(true, ignored);
       socket.write_some(asio::buffer(kBusy, sizeof kBusy - 1), ignored);

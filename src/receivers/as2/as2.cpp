@@ -155,29 +155,41 @@ Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier,
   const std::string uuid = Poco::UUIDGenerator::defaultGenerator().createRandom().toString();
   c.message_id = "<" + uuid + "@" + s_.our_as2_id + ">";
   c.boundary = uuid;
-  ReceiptRequest request = receipt_request_;
   const crypto::Identity* signer = s_.identities.empty() ? nullptr : &s_.identities.front();
-  if (request.signed_receipt && signer == nullptr) {
-    // A configuration error: permanent for this message, loud in the log.
-    const std::string why = "partner '" + m.partner->id + "' asks for a signed MDN but this gateway has no "
-                            "identity to sign with (<identity cert key> in the gateway config)";
-    request.signed_receipt = false;
-    if (receipt_request_.signature_required) {
-      spdlog::error("configuration: {}; message {} refused", why, partner_text(message_id_));
-      if (m.failure == gate::Failure::None) {
-        m.failure = gate::Failure::Configuration;
-        m.failure_text = why;
-      }
-      c.modifier = std::string(gate::as2_modifier(gate::Failure::Configuration));
-      c.text = "The message " + message_id_ + " could not be processed: " + why;
-      c.mic.clear();
-      c.mic_algorithm.clear();
-    } else {
-      spdlog::warn("configuration: {}; answering message {} with an unsigned MDN (signature was optional)", why,
-                   partner_text(message_id_));
-    }
+  if (!receipt_request_.signed_receipt) {
+    Result<Mdn> built = build_mdn(c, receipt_request_, nullptr);
+    if (!built.is_ok()) return built.status();
+    return store::Receipt{200, built->headers, built->body};
   }
-  Result<Mdn> built = build_mdn(c, request, signer);
+  std::string cannot_sign;
+  if (signer == nullptr) {
+    cannot_sign = "this gateway has no identity to sign with (<identity cert key> in the gateway config)";
+  } else {
+    Result<Mdn> built = build_mdn(c, receipt_request_, signer);
+    if (built.is_ok()) return store::Receipt{200, built->headers, built->body};
+    cannot_sign = "its identity cannot sign (" + built.status().message() + ")";
+  }
+  // A configuration error: permanent for this message (never "retry later"
+  // forever), loud in the log. With importance "optional" the partner takes
+  // an unsigned MDN; with "required" the message is refused.
+  const std::string why = "partner '" + m.partner->id + "' asks for a signed MDN but " + cannot_sign;
+  ReceiptRequest unsigned_request = receipt_request_;
+  unsigned_request.signed_receipt = false;
+  if (receipt_request_.signature_required) {
+    spdlog::error("configuration: {}; message {} refused", why, partner_text(message_id_));
+    if (m.failure == gate::Failure::None) {
+      m.failure = gate::Failure::Configuration;
+      m.failure_text = why;
+    }
+    c.modifier = std::string(gate::as2_modifier(gate::Failure::Configuration));
+    c.text = "The message " + message_id_ + " could not be processed: " + why;
+    c.mic.clear();
+    c.mic_algorithm.clear();
+  } else {
+    spdlog::error("configuration: {}; message {} answered with an unsigned MDN (the signature was optional)", why,
+                  partner_text(message_id_));
+  }
+  Result<Mdn> built = build_mdn(c, unsigned_request, nullptr);
   if (!built.is_ok()) return built.status();
   return store::Receipt{200, built->headers, built->body};
 }
