@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "src/cli/commands.h"
+#include "src/common/event_log.h"
 #include "src/config/gateway.h"
 #include "src/server/outbox_delivery.h"
 #include "src/server/server.h"
@@ -61,6 +62,7 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   }
 
   // Signals are taken by sigwait below, not by the worker threads.
+  set_json_log(gw.log_format == "json");
   if (gw.log_format == "json") {
     spdlog::set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%e%z","level":"%l","event":%v})");
   }

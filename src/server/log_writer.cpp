@@ -1,6 +1,6 @@
 #include "src/server/log_writer.h"
 
-#include <spdlog/spdlog.h>
+#include "src/common/event_log.h"
 
 #include <vector>
 
@@ -59,13 +59,13 @@ void LogWriter::run() {
     if (!store) {
       auto opened = store::open_store(store_uri_);
       if (!opened.is_ok()) {
-        spdlog::error("message log: {}; {} rows lost", opened.status().message(), batch.size());
+        log_error("message log: " + opened.status().message() + "; " + std::to_string(batch.size()) + " rows lost");
         continue;
       }
       store = std::move(opened.value());
     }
     Status s = store->log(batch);
-    if (!s.is_ok()) spdlog::error("message log: {}; {} rows lost", s.message(), batch.size());
+    if (!s.is_ok()) log_error("message log: " + s.message() + "; " + std::to_string(batch.size()) + " rows lost");
   }
 }
 

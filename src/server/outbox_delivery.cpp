@@ -9,6 +9,8 @@
 #include <sstream>
 #include <chrono>
 
+#include "src/common/event_log.h"
+#include "src/common/partner_text.h"
 #include "src/store/store.h"
 
 namespace edihub::server {
@@ -83,8 +85,8 @@ void OutboxDelivery::log(const store::OutboxEntry& e, const std::string& state, 
     Poco::JSON::Object line(Poco::JSON_PRESERVE_KEY_ORDER);
     line.set("outbox", state);
     line.set("kind", e.item.kind);
-    line.set("reference", e.item.reference);
-    line.set("destination", e.item.destination);
+    line.set("reference", partner_text(e.item.reference, 1000));
+    line.set("destination", partner_text(e.item.destination, 2048));
     line.set("attempts", attempts);
     if (!error.empty()) line.set("error", error);
     if (retry_ms > 0) line.set("retry_ms", retry_ms);
@@ -94,17 +96,18 @@ void OutboxDelivery::log(const store::OutboxEntry& e, const std::string& state, 
     return;
   }
   if (state == "sent") {
-    spdlog::info("outbox sent {} for {} to {}", e.item.kind, e.item.reference, e.item.destination);
+    spdlog::info("outbox sent {} for {} to {}", e.item.kind, partner_text(e.item.reference, 1000),
+                 partner_text(e.item.destination, 2048));
   } else {
-    spdlog::warn("outbox {} for {} to {}: {} (attempt {}{})", e.item.kind, e.item.reference, e.item.destination,
-                 error, attempts, state == "failed" ? ", giving up" : ", retrying in " + std::to_string(retry_ms) + " ms");
+    spdlog::warn("outbox {} for {} to {}: {} (attempt {}{})", e.item.kind, partner_text(e.item.reference, 1000),
+                 partner_text(e.item.destination, 2048), partner_text(error, 500), attempts, state == "failed" ? ", giving up" : ", retrying in " + std::to_string(retry_ms) + " ms");
   }
 }
 
 void OutboxDelivery::run() {
   auto opened = store::open_store(store_uri_);
   if (!opened.is_ok()) {
-    spdlog::error("outbox delivery stopped: {}", opened.status().message());
+    log_error("outbox delivery stopped: " + opened.status().message());
     return;
   }
   store::Store& store = *opened.value();
@@ -117,7 +120,7 @@ void OutboxDelivery::run() {
           // If this write fails the item is sent again after its lease: the
           // partner's duplicate detection answers it; say so loudly.
           if (Status s = store.outbox_sent(e.id); !s.is_ok())
-            spdlog::error("outbox item {} was delivered but not marked sent: {}", e.id, s.message());
+            log_error("outbox item " + std::to_string(e.id) + " was delivered but not marked sent: " + s.message());
           log(e, "sent", "", e.attempts + 1, 0);
           continue;
         }
@@ -127,7 +130,7 @@ void OutboxDelivery::run() {
         Result<int64_t> now = store.now_ms();
         if (Status s = now.is_ok() ? store.outbox_retry(e.id, now.value() + delay, error, give_up) : now.status();
             !s.is_ok())
-          spdlog::error("outbox item {}: the failed attempt could not be recorded: {}", e.id, s.message());
+          log_error("outbox item " + std::to_string(e.id) + ": the failed attempt could not be recorded: " + s.message());
         log(e, give_up ? "failed" : "retry", error, attempts, give_up ? 0 : delay);
       }
     }

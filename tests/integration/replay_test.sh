@@ -56,6 +56,23 @@ check_eq "bad duration" 2 $?
 "$EDIHUB" replay --db "sqlite:/proc/nope/x.db" samples/edi/x12-856-004010.edi >/dev/null 2>"$WORK/err"
 check_eq "store unavailable" 3 $?
 
+# File-system trouble is a named error with an exit code, never a crash:
+# a symlink loop in a replayed directory, in the partners directory, or given itself.
+mkdir -p "$WORK/loopy" "$WORK/loopy-partners"
+ln -s loop "$WORK/loopy/loop"
+"$EDIHUB" replay --db "sqlite:$db" "$WORK/loopy" >/dev/null 2>"$WORK/err"
+check_eq "symlink loop in a replayed directory: exit" 2 $?
+grep -q "loopy/loop: .*Too many levels of symbolic links" "$WORK/err" || fail "loop message: $(cat "$WORK/err")"
+ln -s loop.xml "$WORK/loopy-partners/loop.xml"
+"$EDIHUB" replay --db "sqlite:$db" --partners "$WORK/loopy-partners" samples/edi/x12-856-004010.edi >/dev/null 2>"$WORK/err"
+check_eq "symlink loop in the partners directory: exit" 2 $?
+grep -q "loop.xml" "$WORK/err" || fail "partners loop message: $(cat "$WORK/err")"
+gateway_config "$WORK/loopy.xml" '<listen address="127.0.0.1" port="0"/>'
+sed -i "s|<partners dir=\"[^\"]*\"/>|<partners dir=\"$WORK/loopy-partners\"/>|" "$WORK/loopy.xml"
+timeout 10 "$EDIHUB" serve --config "$WORK/loopy.xml" >/dev/null 2>"$WORK/err"
+check_eq "serve with a looping partners directory: exit" 2 $?
+grep -q "loop.xml" "$WORK/err" || fail "serve loop message: $(cat "$WORK/err")"
+
 # status reports what is there.
 status=$("$EDIHUB" status --db "sqlite:$db" --json)
 grep -q '"partner":"acme","protocol":"x12","state":"completed"' <<<"$status" || fail "status: $status"

@@ -64,3 +64,40 @@ TEST_CASE("an unsigned MDN, byte for byte") {
   CHECK(as2::build_mdn(c, signed_request, nullptr).status().message() ==
         "a signed receipt was requested but no identity can sign");
 }
+
+TEST_CASE("Disposition-Notification-Options without an importance read as the partner meant them") {
+  // A common partner mistake: no "optional"/"required" before the values.
+  auto r = as2::parse_disposition_options("signed-receipt-protocol=pkcs7-signature; signed-receipt-micalg=sha-256");
+  CHECK(r.signed_receipt);
+  CHECK_FALSE(r.signature_required);
+  CHECK(r.micalg == "sha-256");
+  r = as2::parse_disposition_options("signed-receipt-protocol=required, pkcs7-signature");
+  CHECK(r.signature_required);
+}
+
+TEST_CASE("md5 as the MDN signing digest only where the partner profile allows it") {
+  auto r = as2::parse_disposition_options("signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, md5");
+  CHECK(r.micalg == "sha-256");  // refused: the default instead
+  CHECK(r.refused_micalg == "md5");
+  r = as2::parse_disposition_options("signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, md5, sha1");
+  CHECK(r.micalg == "sha1");
+  r = as2::parse_disposition_options("signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, md5", true);
+  CHECK(r.micalg == "md5");
+  CHECK(r.refused_micalg.empty());
+}
+
+TEST_CASE("an MDN cannot carry a line break a partner wrote") {
+  as2::MdnContent c;
+  c.our_as2_id = "EDIHUB";
+  c.partner_as2_id = "ACME\r\nAS2-From: EVIL";
+  c.original_message_id = "<m1@acme>\r\nDisposition: forged";
+  c.text = "quoting partner bytes:\r\nDisposition: forged";
+  c.message_id = "<mdn1@edihub>";
+  c.boundary = "b1";
+  auto mdn = as2::build_mdn(c, as2::ReceiptRequest{}, nullptr);
+  REQUIRE(mdn.is_ok());
+  CHECK(mdn->headers.find("AS2-To: \"ACME\\x0D\\x0AAS2-From: EVIL\"\r\n") != std::string::npos);
+  CHECK(mdn->body.find("Original-Message-ID: <m1@acme>\\x0D\\x0ADisposition: forged\r\n") != std::string::npos);
+  CHECK(mdn->body.find("\r\nDisposition: forged") == std::string::npos);
+  CHECK(mdn->headers.find("\r\nAS2-From: EVIL") == std::string::npos);
+}

@@ -127,3 +127,23 @@ TEST_CASE("every truncated prefix of a multipart message fails cleanly or parses
     }
   }
 }
+
+#include "parsers/mime/transfer.h"
+
+TEST_CASE("base64 transfer decoding: line breaks skipped, anything else outside the alphabet refused") {
+  std::string out;
+  CHECK(base64_decode("SGVs\r\nbG8=", &out));
+  CHECK(out == "Hello");
+  CHECK(base64_decode("SGVsbG8", &out));  // unpadded, as some senders write
+  CHECK(out == "Hello");
+  CHECK(base64_decode("", &out));
+  CHECK(out.empty());
+  CHECK_FALSE(base64_decode("SGVs*bG8=", &out));
+  CHECK_FALSE(base64_decode("SGVsbG8=QQ", &out));  // data after the padding
+  CHECK_FALSE(base64_decode("Q===", &out));
+  CHECK_FALSE(base64_decode("Q", &out));
+  Entity e;
+  REQUIRE_FALSE(parse_entity("Content-Transfer-Encoding: quoted-printable\r\n\r\nx", &e));
+  Error err = decode_body(e, &out);
+  CHECK(err.message == "Content-Transfer-Encoding 'quoted-printable' is not supported (binary or base64)");
+}

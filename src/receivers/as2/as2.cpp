@@ -1,8 +1,8 @@
 #include "src/receivers/as2/as2.h"
 
 #include <Poco/UUIDGenerator.h>
-#include <spdlog/spdlog.h>
 
+#include "src/common/event_log.h"
 #include "src/common/partner_text.h"
 #include "src/receivers/as2/unwrap.h"
 #include "src/receivers/edge.h"
@@ -176,7 +176,7 @@ Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier,
   ReceiptRequest unsigned_request = receipt_request_;
   unsigned_request.signed_receipt = false;
   if (receipt_request_.signature_required) {
-    spdlog::error("configuration: {}; message {} refused", why, partner_text(message_id_));
+    log_error("configuration: " + why + "; message " + message_id_ + " refused");
     if (m.failure == gate::Failure::None) {
       m.failure = gate::Failure::Configuration;
       m.failure_text = why;
@@ -186,8 +186,8 @@ Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier,
     c.mic.clear();
     c.mic_algorithm.clear();
   } else {
-    spdlog::error("configuration: {}; message {} answered with an unsigned MDN (the signature was optional)", why,
-                  partner_text(message_id_));
+    log_error("configuration: " + why + "; message " + message_id_ +
+              " answered with an unsigned MDN (the signature was optional)");
   }
   Result<Mdn> built = build_mdn(c, unsigned_request, nullptr);
   if (!built.is_ok()) return built.status();
