@@ -6,7 +6,9 @@ namespace edihub::mime {
 
 namespace {
 
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+// ASCII only, and without the C library's locale lookup per character: header
+// names and MIME tokens are ASCII, and this runs for every header of every request.
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 std::string lowered(std::string_view s) {
   std::string out(s);

@@ -1,5 +1,7 @@
 #include "src/receivers/edge.h"
 
+#include <iterator>
+
 #include "parsers/mime/entity.h"
 #include "src/common/partner_text.h"
 
@@ -50,9 +52,14 @@ std::optional<std::string> header_problem(const HttpRequest& r, const EdgeLimits
              ": control characters and invalid UTF-8 are not allowed in header values";
     }
   }
-  for (std::string_view name : kSingle)
-    if (r.count(name) > 1) return "header " + std::string(name) + " appears " + std::to_string(r.count(name)) +
-                                  " times: it must appear once";
+  // One pass: how often each header the gateway uses appears.
+  int seen[std::size(kSingle)] = {};
+  for (const auto& [name, value] : r.headers)
+    for (size_t i = 0; i < std::size(kSingle); ++i)
+      if (name.size() == kSingle[i].size() && mime::iequals(name, kSingle[i])) ++seen[i];
+  for (size_t i = 0; i < std::size(kSingle); ++i)
+    if (seen[i] > 1)
+      return "header " + std::string(kSingle[i]) + " appears " + std::to_string(seen[i]) + " times: it must appear once";
   return std::nullopt;
 }
 

@@ -4,6 +4,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 #include <boost/beast/http/message.hpp>
@@ -87,7 +88,7 @@ class WorkerPool {
   bool stopping_ = false;
 };
 
-[[maybe_unused]] int64_t ms_since(std::chrono::steady_clock::time_point t) {
+int64_t ms_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t).count();
 }
 
@@ -141,7 +142,7 @@ struct HttpServer::Impl {
   std::optional<ssl::context> tls;
   asio::io_context io;
   tcp::acceptor acceptor;
-  std::thread io_thread;
+  std::vector<std::thread> io_threads;
 };
 
 namespace {
@@ -152,7 +153,7 @@ template <typename Stream>
 class Connection : public std::enable_shared_from_this<Connection<Stream>> {
  public:
   Connection(HttpServer::Impl& s, Stream stream, std::string peer)
-      : s_(s), stream_(std::move(stream)), peer_(std::move(peer)), timer_(s.io) {}
+      : s_(s), stream_(std::move(stream)), peer_(std::move(peer)), timer_(stream_.get_executor()) {}
   ~Connection() {
     s_.bodies.give(reserved_);
     s_.leave(peer_);
@@ -283,9 +284,11 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     auto self = this->shared_from_this();
     const bool queued = s_.pool.submit([self] {
       HttpAnswer a = self->s_.handler.on_request(self->reader_->request());
-      asio::post(self->s_.io, [self, a = std::move(a)]() mutable {
+      // The log line here, off the I/O thread, which every connection shares.
+      self->s_.handler.on_answered(self->reader_->request(), a, ms_since(self->started_));
+      asio::post(self->stream_.get_executor(), [self, a = std::move(a)]() mutable {
         --self->s_.handling;
-        self->answer(std::move(a));
+        self->answer(std::move(a), true);
       });
     });
     if (!queued) {
@@ -294,7 +297,8 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     }
   }
 
-  void answer(HttpAnswer a) {
+  // Writes `a`; logs it after the write unless a worker did (`logged`).
+  void answer(HttpAnswer a, bool logged = false) {
     timer_.cancel();
     const bool keep = !a.close && !s_.stopping && reader_->keep_alive();
     auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(a.status), 11);
@@ -304,8 +308,8 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     res->prepare_payload();
     a.body.clear();
     auto self = this->shared_from_this();
-    http::async_write(stream_, *res, [self, res, keep, a = std::move(a)](boost::system::error_code ec, size_t) {
-      self->s_.handler.on_answered(self->reader_->request(), a, ms_since(self->started_));
+    http::async_write(stream_, *res, [self, res, keep, logged, a = std::move(a)](boost::system::error_code ec, size_t) {
+      if (!logged) self->s_.handler.on_answered(self->reader_->request(), a, ms_since(self->started_));
       if (ec || !keep) return self->close();
       self->next_request();
     });
@@ -339,7 +343,9 @@ void HttpServer::Impl::serve(Stream stream, const std::string& peer) {
 }
 
 void HttpServer::Impl::accept() {
-  acceptor.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
+  // Each connection on its own strand: its reads, writes and deadline never
+  // run at once, while connections spread over the I/O threads.
+  acceptor.async_accept(asio::make_strand(io), [this](boost::system::error_code ec, tcp::socket socket) {
     if (ec) {
       if (!stopping && acceptor.is_open()) accept();
       return;
@@ -393,12 +399,12 @@ Status HttpServer::start() {
   }
   impl_->pool.start();
   impl_->accept();
-  impl_->io_thread = std::thread([this] { impl_->io.run(); });
+  for (int i = 0; i < impl_->options.io_threads; ++i) impl_->io_threads.emplace_back([this] { impl_->io.run(); });
   return Status::ok();
 }
 
 void HttpServer::stop(int grace_ms) {
-  if (!impl_->io_thread.joinable()) return;
+  if (impl_->io_threads.empty()) return;
   impl_->stopping = true;
   asio::post(impl_->io, [this] {
     boost::system::error_code ignored;
@@ -410,7 +416,8 @@ void HttpServer::stop(int grace_ms) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   std::this_thread::sleep_for(std::chrono::milliseconds(grace_ms > 0 ? 20 : 0));  // their writes
   impl_->io.stop();
-  impl_->io_thread.join();
+  for (auto& t : impl_->io_threads) t.join();
+  impl_->io_threads.clear();
   impl_->pool.stop();
 }
 

@@ -1,5 +1,5 @@
-// The partner-facing HTTP/1.1 server: one I/O thread (Boost.Asio) reads every
-// connection, so a slow or stalled sender costs a socket, never a worker;
+// The partner-facing HTTP/1.1 server: a few I/O threads (Boost.Asio) read
+// every connection, so a slow or stalled sender costs a socket, never a worker;
 // complete requests go to a bounded pool of workers. Every request has a
 // deadline for its head and one for its body; connections are capped per
 // client and in all; request bodies held in memory are capped gateway-wide.
@@ -26,6 +26,7 @@ struct ListenerOptions {
   std::string address = "127.0.0.1";
   int port = 8080;
   std::string tls_cert, tls_key;  // both empty: plain HTTP
+  int io_threads = 2;             // reading and writing every connection
   int threads = 8;                // workers handling complete requests
   int queue = 64;                 // complete requests waiting for a worker; more: 503
   size_t max_head_bytes = 65536;
@@ -46,7 +47,8 @@ class Handler {
   virtual std::optional<receivers::HttpAnswer> on_head(const receivers::HttpRequest& head) = 0;
   // On a worker thread: the whole request.
   virtual receivers::HttpAnswer on_request(const receivers::HttpRequest& request) = 0;
-  // On the I/O thread, after an answer was written (or refused at the edge).
+  // The log line: on the worker right after on_request(), or on the I/O
+  // thread after an answer it gave itself (a refusal, /healthz) was written.
   virtual void on_answered(const receivers::HttpRequest& request, const receivers::HttpAnswer& answer,
                            int64_t elapsed_ms) = 0;
 };

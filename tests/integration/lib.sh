@@ -35,6 +35,19 @@ sql() {  # sql DB QUERY
   sqlite3 -batch -noheader -cmd ".timeout 10000" "$1" "$2"
 }
 
+# sql_eventually DB EXPECTED QUERY: the query's value once it equals EXPECTED
+# (rows the server logs off the answer's path arrive within milliseconds), or
+# its last value after 5 s.
+sql_eventually() {
+  local value
+  for _ in $(seq 1 100); do
+    value=$(sql "$1" "$3")
+    [[ $value == "$2" ]] && break
+    sleep 0.05
+  done
+  echo "$value"
+}
+
 # gateway_config FILE [XML...]: a gateway config with the demo identity, a free
 # port, the store $WORK/edihub.db and the repo's partners, plus XML elements.
 gateway_config() {

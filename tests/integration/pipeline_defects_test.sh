@@ -92,7 +92,7 @@ head -c 3000 /dev/urandom | base64 >"$WORK/garbage.body"
 cp "$WORK/d6.eml" "$WORK/garbage.eml"
 post garbage "<d6@acme.example>" "$WORK/r6.poison" >/dev/null
 cmp -s "$WORK/r6.5" "$WORK/r6.poison" || fail "d6: poison was not answered with the stored MDN byte for byte"
-check_eq "d6 logged poison" 1 "$(sql "$db" "SELECT count(*) FROM messages WHERE transport_id = '<d6@acme.example>' AND outcome = 'poison'")"
+check_eq "d6 logged poison" 1 "$(sql_eventually "$db" 1 "SELECT count(*) FROM messages WHERE transport_id = '<d6@acme.example>' AND outcome = 'poison'")"
 # A conflict (the Message-ID of d2 with other content), sent twice byte for byte: one answer, stored once.
 make c1 "$REPO/samples/edi/x12-810-005010.edi" "$C/acme.crt" "$C/acme.key"
 post c1 "<d2@acme.example>" "$WORK/r6.c1" >/dev/null
