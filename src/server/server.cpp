@@ -22,7 +22,10 @@ store::Store* thread_store(const std::string& uri, std::string* error) {
   thread_local std::unique_ptr<store::Store> store;
   thread_local std::string opened_uri;
   if (!store || opened_uri != uri) {
-    auto opened = store::open_store(uri);
+    // The server's threads share one writer: several messages per COMMIT.
+    store::StoreOptions options;
+    options.group_commit = true;
+    auto opened = store::open_store(uri, options);
     if (!opened.is_ok()) {
       *error = opened.status().message();
       return nullptr;

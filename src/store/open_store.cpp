@@ -33,6 +33,8 @@ Result<std::unique_ptr<Store>> open_store(const std::string& uri, StoreOptions o
       if (k == "synchronous") {
         for (auto& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         options.synchronous = v;
+      } else if (k == "group_commit") {
+        options.group_commit = v == "on" || v == "1" || v == "true";
       } else if (k == "busy_timeout_ms") {
         options.busy_timeout_ms = std::atoi(v.c_str());
       } else {

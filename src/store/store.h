@@ -34,6 +34,9 @@ struct StoreOptions {
   int busy_timeout_ms = 30000;
   // Added to the store's clock: lets tests move time forward without sleeping.
   int64_t clock_skew_ms = 0;
+  // The gate's transactions of every thread of this process on one writer
+  // connection, several per COMMIT (sqlite/group_commit.h). The server's.
+  bool group_commit = false;
 };
 
 // Opens "sqlite:PATH[?synchronous=normal|full]" and brings its schema up to

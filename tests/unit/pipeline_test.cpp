@@ -61,11 +61,6 @@ struct Fixture {
   }
 };
 
-std::string without(std::string s, std::string_view line_start) {
-  size_t at = s.find(line_start);
-  REQUIRE(at != std::string::npos);
-  return s.erase(at, s.find("\r\n", at) + 2 - at);
-}
 
 }  // namespace
 

@@ -4,7 +4,10 @@
 // (SQLite; PostgreSQL is next) through the interfaces only.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "src/store/store.h"
 #include "tests/unit/temp_db.h"
@@ -336,4 +339,40 @@ TEST_CASE("schema: migrations recorded once; bad URIs are clear errors") {
   CHECK(opt.status().kind() == Status::Kind::Invalid);
   auto unwritable = open_store("sqlite:/proc/edihub/x.db");
   CHECK(unwritable.status().kind() == Status::Kind::Unavailable);
+}
+
+TEST_CASE("group commit: threads share commits, each transaction stays atomic on its own") {
+  TempDb db;
+  StoreOptions grouped;
+  grouped.group_commit = true;
+  const std::string uri = db.uri;
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0}, refused{0};
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      auto s = open_store(uri, grouped);
+      REQUIRE(s.is_ok());
+      for (int i = 0; i < 20; ++i) {
+        const std::string id = std::to_string(t) + "-" + std::to_string(i);
+        const bool fail = i % 5 == 0;  // every fifth rolls back: its writes only
+        Status st = s.value()->transact(
+            [&](Transaction& tx) -> Status {
+              Result<bool> in = tx.insert_key(key(id), payload(id), raw(id), tx.now_ms() + 1000);
+              if (!in.is_ok()) return in.status();
+              return fail ? Status::invalid("refused on purpose") : Status::ok();
+            },
+            5000);
+        (st.is_ok() ? ok : refused)++;
+        if (fail) CHECK(st.message() == "refused on purpose");
+      }
+    });
+  for (auto& t : threads) t.join();
+  CHECK(ok == 128);
+  CHECK(refused == 32);
+  auto s = db.open();
+  CHECK(s->lookup(key("3-1"))->has_value());
+  CHECK_FALSE(s->lookup(key("3-0"))->has_value());
+  int64_t keys = 0;
+  for (const auto& k : s->report()->keys) keys += k.keys;
+  CHECK(keys == 128);
 }

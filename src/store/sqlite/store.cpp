@@ -7,8 +7,10 @@
 
 #include "src/store/sqlite/business.h"
 #include "src/store/sqlite/connection.h"
+#include "src/store/sqlite/group_commit.h"
 #include "src/store/sqlite/keys.h"
 #include "src/store/sqlite/records.h"
+#include "src/store/sqlite/transaction.h"
 
 namespace edihub::store::sqlite {
 
@@ -16,66 +18,23 @@ namespace {
 
 Status done(const Result<int64_t>& r) { return r.is_ok() ? Status::ok() : r.status(); }
 
-class SqliteStore;
-
-class SqliteTransaction : public Transaction {
- public:
-  SqliteTransaction(Keys& keys, Business& business, Records& records, int64_t now_ms)
-      : keys_(keys), business_(business), records_(records), now_(now_ms) {}
-
-  int64_t now_ms() const override { return now_; }
-  Result<bool> insert_key(const MessageKey& key, const PayloadDigest& payload, const RawDigest& raw,
-                          int64_t lease_until_ms) override {
-    return keys_.insert(key, payload, raw, now_, lease_until_ms);
-  }
-  Result<std::optional<KeyRecord>> read_key(const MessageKey& key) override { return keys_.read(key); }
-  Result<bool> take_over(const MessageKey& key, int64_t attempts, const PayloadDigest& payload, const RawDigest& raw,
-                         int64_t lease_until_ms) override {
-    return keys_.take_over(key, attempts, payload, raw, now_, lease_until_ms);
-  }
-  Result<bool> settle_key(const MessageKey& key, int64_t token, const PayloadDigest& payload,
-                          const Settlement& s) override {
-    return keys_.settle(key, token, payload, s, now_);
-  }
-  Result<bool> release_key(const MessageKey& key, int64_t token) override { return keys_.release(key, token, now_); }
-  Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& r) override {
-    return keys_.put_conflict_receipt(key, raw, r, now_);
-  }
-  Result<Applied> put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
-                                      const std::string& source) override {
-    return business_.put_shipment_notice(partner, doc, source, now_);
-  }
-  Result<Applied> put_invoice(const std::string& partner, const business::Invoice& doc,
-                              const std::string& source) override {
-    return business_.put_invoice(partner, doc, source, now_);
-  }
-  Result<int64_t> next_sequence(const std::string& name) override { return business_.next_sequence(name); }
-  Status log(const MessageLog& entry) override { return records_.log(entry, now_); }
-  Status enqueue(const OutboxItem& item) override { return records_.enqueue(item, now_); }
-  Result<int64_t> archive(const CaptureRef& capture) override { return records_.archive(capture, now_); }
-
- private:
-  Keys& keys_;
-  Business& business_;
-  Records& records_;
-  int64_t now_;
-};
-
 class SqliteStore : public Store {
  public:
-  explicit SqliteStore(std::unique_ptr<Connection> c)
-      : c_(std::move(c)), keys_(*c_), business_(*c_), records_(*c_) {}
+  SqliteStore(std::unique_ptr<Connection> c, std::shared_ptr<GroupCommitter> committer)
+      : c_(std::move(c)), committer_(std::move(committer)), keys_(*c_), business_(*c_), records_(*c_) {}
 
   // KeyStore
   Result<std::optional<KeyRecord>> lookup(const MessageKey& key) override { return keys_.read(key); }
   Result<std::optional<Receipt>> conflict_receipt(const MessageKey& key, const RawDigest& raw) override {
     return keys_.conflict_receipt(key, raw);
   }
-  Status transact(const TransactionWork& work, int64_t lock_wait_ms) override;
+  Status transact(const TransactionWork& work, int64_t lock_wait_ms) override {
+    return committer_ ? committer_->submit(work, lock_wait_ms) : transact_here(work, lock_wait_ms);
+  }
 
   // MessageLogStore
   Status log(const std::vector<MessageLog>& rows) override {
-    return transact(
+    return transact_here(
         [&](Transaction& tx) -> Status {
           for (const auto& r : rows) {
             Status s = tx.log(r);
@@ -88,7 +47,7 @@ class SqliteStore : public Store {
 
   // OutboxStore
   Status enqueue(const OutboxItem& item) override {
-    return transact([&](Transaction& tx) { return tx.enqueue(item); }, c_->options().busy_timeout_ms);
+    return transact_here([&](Transaction& tx) { return tx.enqueue(item); }, c_->options().busy_timeout_ms);
   }
   Result<std::vector<OutboxEntry>> due_outbox(int limit, int64_t lease_ms) override;
   Status outbox_sent(int64_t id) override;
@@ -109,6 +68,8 @@ class SqliteStore : public Store {
   Result<int64_t> now_ms() override { return c_->clock_ms(); }
 
  private:
+  // A transaction on this connection (what uses its own statements).
+  Status transact_here(const TransactionWork& work, int64_t lock_wait_ms);
   // A count(*)-style query with bound values: its first column.
   template <typename... Binds>
   Result<int64_t> scalar(const char* sql, Binds... binds);
@@ -116,6 +77,7 @@ class SqliteStore : public Store {
   Result<int64_t> delete_batch(const char* sql, int64_t cutoff, int64_t batch);
 
   std::unique_ptr<Connection> c_;
+  std::shared_ptr<GroupCommitter> committer_;  // null: commits on c_
   Keys keys_;
   Business business_;
   Records records_;
@@ -131,7 +93,7 @@ Result<int64_t> SqliteStore::scalar(const char* sql, Binds... binds) {
   return row.value() ? q.int64(0) : 0;
 }
 
-Status SqliteStore::transact(const TransactionWork& work, int64_t lock_wait_ms) {
+Status SqliteStore::transact_here(const TransactionWork& work, int64_t lock_wait_ms) {
   Status begun = c_->begin(lock_wait_ms);
   if (!begun.is_ok()) return begun;
   SqliteTransaction tx(keys_, business_, records_, c_->clock_ms());
@@ -152,7 +114,7 @@ Status SqliteStore::transact(const TransactionWork& work, int64_t lock_wait_ms) 
 
 Result<std::vector<OutboxEntry>> SqliteStore::due_outbox(int limit, int64_t lease_ms) {
   std::vector<OutboxEntry> out;
-  Status s = transact(
+  Status s = transact_here(
       [&](Transaction& tx) -> Status {
         const int64_t now = tx.now_ms();
         Stmt q(*c_,
@@ -228,7 +190,7 @@ Result<std::optional<Capture>> SqliteStore::read_capture(int64_t id) {
 
 Result<int64_t> SqliteStore::delete_batch(const char* sql, int64_t cutoff, int64_t batch) {
   int64_t deleted = 0;
-  Status s = transact(
+  Status s = transact_here(
       [&](Transaction&) -> Status {
         Stmt del(*c_, sql);
         del.bind(1, cutoff).bind(2, batch);
@@ -261,7 +223,7 @@ Result<PurgeBatch> SqliteStore::purge_keys(const PurgeRequest& req) {
     b.kept_live = live.value();
     return b;
   }
-  Status s = transact(
+  Status s = transact_here(
       [&](Transaction&) -> Status {
         // The keys of one batch, and the conflict answers stored for them.
         Stmt conflicts(*c_,
@@ -364,7 +326,13 @@ Result<StatusReport> SqliteStore::report() {
 Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path, const StoreOptions& options) {
   Result<std::unique_ptr<Connection>> c = open_connection(path, options);
   if (!c.is_ok()) return c.status();
-  return std::unique_ptr<Store>(new SqliteStore(std::move(c.value())));
+  std::shared_ptr<GroupCommitter> committer;
+  if (options.group_commit) {
+    Result<std::shared_ptr<GroupCommitter>> g = GroupCommitter::for_path(path, options);
+    if (!g.is_ok()) return g.status();
+    committer = std::move(g.value());
+  }
+  return std::unique_ptr<Store>(new SqliteStore(std::move(c.value()), std::move(committer)));
 }
 
 }  // namespace edihub::store::sqlite
