@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "src/cli/commands.h"
+#include "src/cli/duration.h"
 #include "src/cli/store_args.h"
 #include "src/common/partner_text.h"
 #include "src/receivers/capture.h"
@@ -15,15 +16,6 @@
 namespace edihub::cli {
 
 namespace {
-
-std::string iso(int64_t ms) {
-  std::time_t t = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 int list(const Args& args, store::Store& store, std::ostream& out, std::ostream& err) {
   store::CaptureFilter filter;
@@ -43,7 +35,7 @@ int list(const Args& args, store::Store& store, std::ostream& out, std::ostream&
     if (args.flag("json")) {
       Poco::JSON::Object o(Poco::JSON_PRESERVE_KEY_ORDER);
       o.set("id", c.id);
-      o.set("received_at", iso(c.received_at_ms));
+      o.set("received_at", iso_utc(c.received_at_ms));
       o.set("partner", c.partner_id);
       o.set("protocol", c.protocol);
       o.set("message_id", partner_text(c.message_id, 1000));
@@ -51,7 +43,7 @@ int list(const Args& args, store::Store& store, std::ostream& out, std::ostream&
       o.stringify(out);
       out << "\n";
     } else {
-      out << c.id << "  " << iso(c.received_at_ms) << "  " << c.partner_id << "  " << c.protocol << "  "
+      out << c.id << "  " << iso_utc(c.received_at_ms) << "  " << c.partner_id << "  " << c.protocol << "  "
           << partner_text(c.message_id, 1000) << "  " << c.bytes << " bytes\n";
     }
   }

@@ -6,23 +6,10 @@
 #include <ostream>
 
 #include "src/cli/commands.h"
+#include "src/cli/duration.h"
 #include "src/cli/store_args.h"
 
 namespace edihub::cli {
-
-namespace {
-
-std::string iso(int64_t ms) {
-  if (ms == 0) return "-";
-  std::time_t t = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-}  // namespace
 
 const CommandSpec& status_spec() {
   static const CommandSpec spec{
@@ -58,8 +45,8 @@ int run_status(const Args& args, std::ostream& out, std::ostream& err) {
       keys->add(ko);
     }
     o.set("keys", keys);
-    o.set("oldest_received_at", r.oldest_received_ms ? Poco::Dynamic::Var(iso(r.oldest_received_ms)) : Poco::Dynamic::Var());
-    o.set("newest_received_at", r.newest_received_ms ? Poco::Dynamic::Var(iso(r.newest_received_ms)) : Poco::Dynamic::Var());
+    o.set("oldest_received_at", r.oldest_received_ms ? Poco::Dynamic::Var(iso_utc(r.oldest_received_ms)) : Poco::Dynamic::Var());
+    o.set("newest_received_at", r.newest_received_ms ? Poco::Dynamic::Var(iso_utc(r.newest_received_ms)) : Poco::Dynamic::Var());
     Poco::JSON::Object::Ptr day = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
     for (const char* outcome : {"processed", "duplicate", "conflict", "rejected", "poison", "in-flight", "error", "archived"}) {
       auto it = r.outcomes_24h.find(outcome);
@@ -79,7 +66,7 @@ int run_status(const Args& args, std::ostream& out, std::ostream& err) {
   if (r.keys.empty()) out << "  none\n";
   for (const auto& k : r.keys)
     out << "  " << k.partner_id << "  " << k.protocol << "  " << k.state << "  " << k.keys << "\n";
-  out << "received: oldest " << iso(r.oldest_received_ms) << ", newest " << iso(r.newest_received_ms) << "\n";
+  out << "received: oldest " << iso_utc(r.oldest_received_ms) << ", newest " << iso_utc(r.newest_received_ms) << "\n";
   out << "last 24h:";
   for (const char* outcome : {"processed", "duplicate", "conflict", "rejected", "poison", "in-flight", "error", "archived"}) {
     auto it = r.outcomes_24h.find(outcome);

@@ -80,7 +80,7 @@ Result<Step> settle_transport(store::Transaction& tx, const TransportWork& w, in
 
 bool settles_now(Claimed::Kind k) { return k == Claimed::Kind::New || k == Claimed::Kind::Retry; }
 
-// Whether a claim's kind ends the handling (everything but New and Retry).
+// Answers a claim that ends the handling (everything but New and Retry).
 Result<Step> answer_claim(store::Transaction& tx, const TransportWork& w, const Claimed& c, TransportResult* out) {
   switch (c.kind) {
     case Claimed::Kind::InFlight:
@@ -96,6 +96,20 @@ Result<Step> answer_claim(store::Transaction& tx, const TransportWork& w, const 
   }
 }
 
+// Claims the transport key in `tx`. Sets *token when this call holds it (New
+// or Retry: the caller goes on); otherwise answers from what is stored and
+// returns the step that ends the transaction.
+Result<Step> claim_transport(store::Transaction& tx, const TransportWork& w, const GateOptions& options,
+                             TransportResult* out, int64_t* token) {
+  *out = TransportResult{};
+  *token = 0;
+  Result<Claimed> c = claim_key(tx, w.claim, options);
+  if (!c.is_ok()) return c.status();
+  if (!settles_now(c->kind)) return answer_claim(tx, w, c.value(), out);
+  *token = c->token;
+  return Step::Commit;
+}
+
 // The common case: everything in one transaction.
 TransportResult admit_in_one_commit(Gate& gate, store::KeyStore& store, const TransportWork& w) {
   TransportResult out;
@@ -103,10 +117,9 @@ TransportResult admit_in_one_commit(Gate& gate, store::KeyStore& store, const Tr
   Status s = gate.run(
       store,
       [&](store::Transaction& tx) -> Result<Step> {
-        out = TransportResult{};
-        Result<Claimed> c = claim_key(tx, w.claim, gate.options());
-        if (!c.is_ok()) return c.status();
-        if (!settles_now(c->kind)) return answer_claim(tx, w, c.value(), &out);
+        int64_t token = 0;
+        Result<Step> claimed = claim_transport(tx, w, gate.options(), &out, &token);
+        if (!claimed.is_ok() || token == 0) return claimed;
         // The capture first: every row of this message points at it.
         Result<int64_t> capture_id = archive(tx, w);
         if (!capture_id.is_ok()) return capture_id.status();
@@ -123,7 +136,7 @@ TransportResult admit_in_one_commit(Gate& gate, store::KeyStore& store, const Tr
             results.push_back(r.value());
           }
         }
-        return settle_transport(tx, w, c->token, results, capture_id.value(), &out);
+        return settle_transport(tx, w, token, results, capture_id.value(), &out);
       },
       &in_flight);
   if (!s.is_ok()) {
@@ -143,15 +156,7 @@ TransportResult admit_leased(Gate& gate, store::KeyStore& store, const Transport
   int64_t token = 0;
   bool in_flight = false;
   Status claimed = gate.run(
-      store,
-      [&](store::Transaction& tx) -> Result<Step> {
-        out = TransportResult{};
-        Result<Claimed> c = claim_key(tx, w.claim, gate.options());
-        if (!c.is_ok()) return c.status();
-        if (!settles_now(c->kind)) return answer_claim(tx, w, c.value(), &out);
-        token = c->token;
-        return Step::Commit;
-      },
+      store, [&](store::Transaction& tx) { return claim_transport(tx, w, gate.options(), &out, &token); },
       &in_flight);
   if (!claimed.is_ok()) {
     out.outcome = in_flight ? Outcome::InFlight : Outcome::Error;

@@ -221,3 +221,26 @@ TEST_CASE("AS4: a payload that is not EDI is archived and receipted as archived,
   CHECK(f.rows("captures") == 1);
   CHECK(f.rows("shipment_notices") == 0);
 }
+
+TEST_CASE("a large message is handled under a lease, one interchange per commit, with the same answers") {
+  Fixture f;
+  gate::GateOptions leased;
+  leased.single_commit_max_bytes = 0;  // every payload counts as large here
+  gate::Gate gate(leased);
+  f.context.gate = &gate;
+  const HttpRequest r = f.capture("samples/as2/810-signed-encrypted.as2");
+  HttpAnswer a = f.as2(r);
+  CHECK(a.outcome == Outcome::Processed);
+  auto transport = f.key("as2:<sample-810-701@acme.example>");
+  REQUIRE(transport);
+  CHECK(transport->state == store::KeyState::Completed);
+  CHECK(transport->receipt.body == a.body);
+  CHECK(f.rows("invoices") == 1);
+  CHECK(f.rows("captures") == 1);
+  HttpRequest copy = r;
+  copy.body += "\r\n";  // another copy of the same content: not byte-identical
+  HttpAnswer again = f.as2(copy);
+  CHECK(again.outcome == Outcome::Duplicate);
+  CHECK(again.body == a.body);
+  CHECK(f.rows("invoices") == 1);
+}
