@@ -100,6 +100,7 @@ Next Pipeline::stored(Message& m, HttpAnswer* answer) {
       *answer = retry_later(queued.message(), Outcome::Error);
       return Next::Answer;
     }
+    if (c_.queued) c_.queued();
   }
   *answer = p_.answer(m, outcome, receipt);
   answer->detail = outcome == Outcome::Duplicate ? "byte-identical retransmission: the stored receipt"
