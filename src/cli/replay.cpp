@@ -79,7 +79,6 @@ Result<std::pair<as2::Settings, as4::Settings>> load_settings(const Args& args, 
   }
   auto as2_settings = as2::Settings::from_config(gw, partners);
   if (!as2_settings.is_ok()) return as2_settings.status();
-  as2_settings->partners = &partners;
   return std::make_pair(std::move(as2_settings.value()), as4::Settings{gw.as4_party_id, gw.as4_party_type, &partners});
 }
 

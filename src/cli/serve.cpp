@@ -50,7 +50,6 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
     err << "edihub serve: " << as2_settings.status().message() << "\n";
     return kUsage;
   }
-  as2_settings->partners = &partners.value();
   {
     // Open once here: migrations run before the first request, and a store
     // that cannot be opened stops the start with a clear message.

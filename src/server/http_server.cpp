@@ -147,8 +147,9 @@ struct HttpServer::Impl {
 
 namespace {
 
-// One connection, its requests one after the other. Runs on the I/O thread,
-// but for on_request(), which a worker runs.
+// One connection, its requests one after the other. Runs on the
+// connection's strand (one I/O thread at a time), but for on_request(),
+// which a worker runs while the connection waits.
 template <typename Stream>
 class Connection : public std::enable_shared_from_this<Connection<Stream>> {
  public:

@@ -4,6 +4,7 @@
 // edge's header checks. A difference would be a request-smuggling primitive.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,12 @@ std::vector<std::string> requests(std::string_view bytes, size_t step) {
       offered += n;
     }
     if (state == RequestReader::State::Failed) {
-      out.push_back("failed " + std::to_string(reader.failure().status) + " " + reader.failure().detail);
+      out.push_back("F:" + std::to_string(reader.failure().status) + " " + reader.failure().detail);
       return out;
     }
     if (state != RequestReader::State::Done) return out;
     const HttpRequest& r = reader.request();
-    std::string s = r.method + " " + r.target + "\n";
+    std::string s = "R:" + r.method + " " + r.target + "\n";  // "R:"/"F:": a method can be any token
     for (const auto& [k, v] : r.headers) s += k + ": " + v + "\n";
     out.push_back(s + "\n" + r.body);
   }
@@ -60,9 +61,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // when fed byte by byte, until the head deadline), never a different request.
   std::vector<std::string> whole = requests(bytes, bytes.size() + 1), pieces = requests(bytes, step);
   auto read_ok = [](std::vector<std::string> v) {
-    if (!v.empty() && v.back().rfind("failed ", 0) == 0) v.pop_back();
+    if (!v.empty() && v.back().rfind("F:", 0) == 0) v.pop_back();
     return v;
   };
-  if (read_ok(whole) != read_ok(pieces)) __builtin_trap();
+  if (read_ok(whole) != read_ok(pieces)) {
+    // Say what differs before stopping: the reproduction starts from this.
+    for (const auto& r : whole) std::fprintf(stderr, "whole: [%s]\n", r.c_str());
+    for (const auto& r : pieces) std::fprintf(stderr, "pieces of %zu: [%s]\n", step, r.c_str());
+    __builtin_trap();
+  }
   return 0;
 }

@@ -39,7 +39,6 @@ struct Fixture {
     config::Gateway gw = config::Gateway::defaults();
     gw.identities = {{test::source_path("partners/certs/edihub.crt"), test::source_path("partners/certs/edihub.key")}};
     as2_settings = as2::Settings::from_config(gw, partners).value();
-    as2_settings.partners = &partners;
     as4_settings.partners = &partners;
   }
   HttpRequest capture(const std::string& sample) {

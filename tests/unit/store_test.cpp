@@ -373,6 +373,7 @@ TEST_CASE("group commit: threads share commits, each transaction stays atomic on
   CHECK(s->lookup(key("3-1"))->has_value());
   CHECK_FALSE(s->lookup(key("3-0"))->has_value());
   int64_t keys = 0;
-  for (const auto& k : s->report()->keys) keys += k.keys;
+  Result<StatusReport> report = s->report();
+  for (const auto& k : report->keys) keys += k.keys;
   CHECK(keys == 128);
 }

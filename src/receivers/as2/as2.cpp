@@ -27,6 +27,7 @@ Result<Settings> Settings::load(std::string our_as2_id, std::vector<crypto::Iden
                                 const config::Partners& partners) {
   Settings s;
   s.our_as2_id = std::move(our_as2_id);
+  s.partners = &partners;
   s.identities = std::move(identities);
   for (const auto& p : partners.all()) {
     for (const auto& file : p.signing_certificates) {

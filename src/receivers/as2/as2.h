@@ -25,6 +25,7 @@ struct Settings {
   std::map<std::string, std::vector<crypto::Certificate>> signing_certificates;  // by partner id
 
   // Loads the partners' signing certificates; Invalid names the file.
+  // REQUIRES: `partners` outlives the Settings.
   static Result<Settings> load(std::string our_as2_id, std::vector<crypto::Identity> identities,
                                const config::Partners& partners);
   // The same, with our identities read from the gateway config's files.
