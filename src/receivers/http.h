@@ -17,7 +17,7 @@ using HeaderList = std::vector<std::pair<std::string, std::string>>;
 
 struct HttpRequest {
   std::string method = "POST", target;
-  HeaderList headers;  // as received; check_headers() has accepted them
+  HeaderList headers;  // as received (header_problem() in edge.h checks them)
   std::string head;    // request line and header block exactly as received: what a capture keeps
   std::string body;    // transfer coding (chunked) removed
   std::string peer;    // the client's address, for the log

@@ -1,5 +1,5 @@
 // Store throughput and latency: new-key claims+settles per second and
-// duplicate answers per second through Gate::pass on the SQLite store, at 1 and
+// duplicate answers per second through gate::pass_key on the SQLite store, at 1 and
 // 8 concurrent writers, with synchronous FULL and NORMAL, against the plain
 // sqlite3 C API doing the same work in one transaction per message (the floor
 // of this design); then `edihub purge`'s loop on a large table with a
@@ -20,10 +20,10 @@
 //                      CONFLICT DO NOTHING; UPDATE to completed; COMMIT
 //   capi_edihub_stmts  sqlite3 C API issuing the statements claim + settle issue
 //                      (two write transactions), all prepared once
-//   edihub_gate        Gate::pass on the SQLite store, the effect takes a
+//   edihub_gate        gate::pass_key on the SQLite store, the effect takes a
 //                      sequence number and returns a 300-byte receipt
 //   edihub_gate+log    the same plus the message-log row inside the transaction, as the intake does
-// Duplicates: capi_select (one prepared point read), edihub_gate (Gate::pass of
+// Duplicates: capi_select (one prepared point read), edihub_gate (gate::pass_key of
 // a settled key), edihub_gate+log (plus the intake's message-log row).
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -261,7 +261,7 @@ NewKey new_key(int thread, uint64_t n) {
   return {buf, fake_sha(100 + uint64_t(thread), n)};
 }
 
-// The user path: Gate::pass with an effect that takes an ack control number
+// The user path: gate::pass_key with an effect that takes an ack control number
 // and returns a ~300-byte receipt. with_log adds the message-log row the
 // interchange intake writes in the same transaction.
 class GateNewWorker : public Worker {
@@ -628,13 +628,13 @@ struct Options {
   bool quick = false;
 };
 
-// `edihub purge`'s loop over o.purge_keys old keys while one Gate::pass writer
+// `edihub purge`'s loop over o.purge_keys old keys while one gate::pass_key writer
 // runs on its own connection; the writer's latency before and during the purge.
 // false when the purge or the writer failed.
 template <class OpenStore>
 bool run_purge(const Options& o, const std::string& dir, gate::Gate& gate, OpenStore open_edihub,
                std::string* json) {
-  std::printf("\n== purge: %" PRId64 " old keys, batch 1000, synchronous=%s, one concurrent Gate::pass writer\n",
+  std::printf("\n== purge: %" PRId64 " old keys, batch 1000, synchronous=%s, one concurrent gate::pass_key writer\n",
               o.purge_keys, o.purge_sync.c_str());
   const std::string ppath = dir + "/purge.db";
   auto t0 = Clock::now();
