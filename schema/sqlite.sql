@@ -198,3 +198,40 @@ CREATE INDEX messages_message_id ON messages (partner_id, message_id);
 -- Acknowledgments were queued with no destination and never left: they are
 -- the keys' stored receipts already.
 DELETE FROM outbox WHERE destination IS NULL OR destination = '';
+
+-- migration 3: the outbox as the one way out
+-- Every row says how it travels (channel) and carries the identity it keeps
+-- on every retry (message_id: the AS2 Message-ID, the AS4 MessageId, the
+-- Idempotency-Key, the file name); an AS2/AS4 message is built once and its
+-- bytes reused (prepared); a delivered row keeps the MDN or Receipt.
+CREATE TABLE outbox_v3 (
+  id               INTEGER PRIMARY KEY,
+  partner_id       TEXT    NOT NULL,
+  kind             TEXT    NOT NULL,  -- mdn, 997, 999, ta1, contrl, document
+  reference        TEXT,              -- the key it answers, the document version
+  channel          TEXT    NOT NULL CHECK (channel IN ('http', 'as2', 'as4', 'dir', 'webhook')),
+  destination      TEXT    NOT NULL,  -- URL or directory
+  message_id       TEXT    NOT NULL,  -- fixed at enqueue
+  headers          TEXT,
+  body             BLOB    NOT NULL,  -- what is sent: the MDN, the acknowledgment, the JSON
+  prepared_headers TEXT,              -- the message as first built (AS2: signed, encrypted)
+  prepared         BLOB,
+  state            TEXT    NOT NULL DEFAULT 'pending'
+                   CHECK (state IN ('pending', 'in-flight', 'sent', 'delivered', 'failed', 'cancelled')),
+  attempts         INTEGER NOT NULL DEFAULT 0,
+  created_at       INTEGER NOT NULL,
+  next_attempt_at  INTEGER NOT NULL,  -- pending: when; in-flight: until when the lease holds
+  last_error       TEXT,
+  receipt          BLOB,              -- the partner's MDN or Receipt, when delivered
+  delivered_at     INTEGER
+);
+INSERT INTO outbox_v3 (id, partner_id, kind, reference, channel, destination, message_id, headers, body, state,
+                       attempts, created_at, next_attempt_at, last_error)
+  SELECT id, partner_id, kind, reference, 'http', destination, 'outbox-' || id, headers, body,
+         CASE state WHEN 'sent' THEN 'delivered' ELSE state END, attempts, created_at, next_attempt_at, last_error
+  FROM outbox WHERE destination IS NOT NULL AND destination <> '';
+DROP TABLE outbox;
+ALTER TABLE outbox_v3 RENAME TO outbox;
+CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
+CREATE INDEX outbox_partner ON outbox (partner_id, state);
+CREATE INDEX outbox_message_id ON outbox (message_id);

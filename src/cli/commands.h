@@ -52,6 +52,10 @@ const CommandSpec& archive_spec();
 // `edihub archive list|export ...`: the captures kept in the store.
 int run_archive(const Args& args, std::ostream& out, std::ostream& err);
 
+const CommandSpec& outbox_spec();
+// `edihub outbox [retry ID | cancel ID]`: what is queued to be sent.
+int run_outbox(const Args& args, std::ostream& out, std::ostream& err);
+
 const CommandSpec& status_spec();
 // `edihub status [--db URI] [--json]`: keys, outcomes, row counts, store size.
 int run_status(const Args& args, std::ostream& out, std::ostream& err);

@@ -22,6 +22,7 @@ const std::vector<Command>& commands() {
       {edihub::cli::purge_spec(), edihub::cli::run_purge},
       {edihub::cli::status_spec(), edihub::cli::run_status},
       {edihub::cli::archive_spec(), edihub::cli::run_archive},
+      {edihub::cli::outbox_spec(), edihub::cli::run_outbox},
       {edihub::cli::serve_spec(), edihub::cli::run_serve},
   };
   return all;

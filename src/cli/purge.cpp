@@ -36,6 +36,7 @@ const CommandSpec& purge_spec() {
        {"partner", "ID", "only this partner's keys"},
        {"batch", "N", "keys deleted per transaction, default 1000"},
        {"archive-days", "N", "retention of archived requests (captures in the store), default 90"},
+       {"outbox-days", "N", "retention of delivered and cancelled outbox rows, default 30"},
        {"archive", "DIR", "also expire capture files an older edihub wrote to DIR (*.as2)"},
        {"dry-run", "", "count what would go, delete nothing"},
        {"json", "", "print the counts as one JSON object"}}};
@@ -150,6 +151,20 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     if (dry_run || c.value() < batch) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
+  // Outbox rows that are done with: delivered or cancelled.
+  const int outbox_days = args.value("outbox-days").empty() ? 30 : std::atoi(args.value("outbox-days").c_str());
+  const int64_t outbox_cutoff = now.value() - (older_than ? *older_than : outbox_days * kDay);
+  int64_t outbox_rows = 0;
+  while (true) {
+    auto o = store->purge_outbox(outbox_cutoff, batch, dry_run);
+    if (!o.is_ok()) {
+      err << "edihub purge: " << o.status().message() << "\n";
+      return kStoreUnavailable;
+    }
+    outbox_rows += o.value();
+    if (dry_run || o.value() < batch) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
   // Capture files of an older edihub, when asked for.
   if (const std::string dir = args.value("archive"); !dir.empty()) {
     std::error_code ec;
@@ -177,6 +192,7 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     o.set("keys_kept_live", total_live);
     o.set("messages_deleted", messages);
     o.set("archives_deleted", archives);
+    o.set("outbox_deleted", outbox_rows);
     o.set("batches", batches);
     o.set("milliseconds", ms);
     o.set("partners", per_partner);
@@ -184,7 +200,7 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     out << "\n";
   } else {
     out << (dry_run ? "would delete " : "deleted ") << messages << " message-log rows, " << archives
-        << " archived requests; " << total_deleted
+        << " archived requests, " << outbox_rows << " outbox rows; " << total_deleted
         << " keys in " << batches << " batches, " << ms << " ms\n";
   }
   return kOk;

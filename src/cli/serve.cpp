@@ -75,7 +75,12 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   delivery_options.first_retry_ms = gw.outbox_first_retry_seconds * 1000LL;
   delivery_options.max_attempts = gw.outbox_max_attempts;
   delivery_options.json_log = gw.log_format == "json";
-  server::OutboxDelivery delivery(gw.store_uri, delivery_options);
+  const server::delivery::ChannelOptions channel_options{delivery_options.timeout_seconds};
+  server::OutboxDelivery delivery(
+      gw.store_uri, delivery_options,
+      {{"http", [&](const store::OutboxEntry& e) { return server::delivery::deliver_http(e, channel_options); }},
+       {"webhook", [&](const store::OutboxEntry& e) { return server::delivery::deliver_webhook(e, channel_options); }},
+       {"dir", [](const store::OutboxEntry& e) { return server::delivery::deliver_dir(e); }}});
 
   gate::GateOptions gate_options;
   gate_options.lease_ms = gw.lease_seconds * 1000LL;

@@ -199,16 +199,75 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
   }
   const std::filesystem::path dir = file.parent_path();
   auto resolve = [&](const std::string& f) { return (dir / f).lexically_normal().string(); };
+  // An endpoint we send to: an http(s) URL without user info or fragment.
+  auto endpoint = [&](pugi::xml_node n, const char* element, std::string* out) -> Status {
+    pugi::xml_attribute url = n.attribute("url");
+    if (!url) return Status::ok();
+    Result<MdnUrl> parsed = parse_mdn_url(url.as_string(), false);
+    if (!parsed.is_ok())
+      return Status::invalid(name + ": <" + element + " url> must be an http(s) URL, not '" + url.as_string() +
+                             "': " + parsed.status().message());
+    if (!out->empty()) return Status::invalid(name + ": only one <" + element + "> may have a url");
+    *out = url.as_string();
+    return Status::ok();
+  };
   for (pugi::xml_node a : root.children("as2")) {
     std::string id = a.attribute("id").as_string();
     if (id.empty() || id.size() > 128) return Status::invalid(name + ": <as2> needs an id of 1-128 characters");
     p.as2_ids.push_back(id);
+    if (Status s = endpoint(a, "as2", &p.as2_url); !s.is_ok()) return s;
+    if (a.attribute("url")) p.as2_send_id = id;
   }
   for (pugi::xml_node a : root.children("as4")) {
     std::string id = a.attribute("party-id").as_string();
     if (id.empty() || id.size() > 256) return Status::invalid(name + ": <as4> needs a party-id of 1-256 characters");
     p.as4_parties.emplace_back(id, a.attribute("type").as_string());
+    if (Status s = endpoint(a, "as4", &p.as4_url); !s.is_ok()) return s;
+    if (a.attribute("url")) {
+      p.as4_send_party = id;
+      p.as4_send_party_type = a.attribute("type").as_string();
+    }
   }
+  using Acks = Partner::Acknowledgments;
+  Acks& acks = p.acknowledgments;
+  acks.via = !p.as2_url.empty() ? Acks::Via::As2 : !p.as4_url.empty() ? Acks::Via::As4 : Acks::Via::None;
+  if (pugi::xml_node a = root.child("acknowledgments")) {
+    // Each attribute: one of its words, or a load error naming the file and the choices.
+    auto choice = [&](const char* attribute, std::initializer_list<const char*> words, int* out) -> Status {
+      pugi::xml_attribute v = a.attribute(attribute);
+      if (!v) return Status::ok();
+      int i = 0;
+      std::string all;
+      for (const char* w : words) {
+        if (std::string(v.value()) == w) {
+          *out = i;
+          return Status::ok();
+        }
+        all += (all.empty() ? "" : "|") + std::string(w);
+        ++i;
+      }
+      return Status::invalid(name + ": <acknowledgments " + attribute + "> must be " + all + ", not '" + v.value() +
+                             "'");
+    };
+    int via = static_cast<int>(acks.via), x12 = 0, ta1 = 1, contrl = 1, mdn = 0;
+    for (Status s : {choice("via", {"as2", "as4", "dir", "none"}, &via), choice("x12", {"auto", "997", "999", "none"}, &x12),
+                     choice("ta1", {"never", "on-error", "requested"}, &ta1),
+                     choice("contrl", {"requested", "always", "never"}, &contrl),
+                     choice("mdn", {"sync", "async"}, &mdn)})
+      if (!s.is_ok()) return s;
+    acks.via = static_cast<Acks::Via>(via);
+    acks.x12 = static_cast<Acks::X12>(x12);
+    acks.ta1 = static_cast<Acks::Ta1>(ta1);
+    acks.contrl = static_cast<Acks::Contrl>(contrl);
+    acks.mdn = static_cast<Acks::Mdn>(mdn);
+    if (std::string d = a.attribute("dir").as_string(); !d.empty()) acks.dir = resolve(d);
+  }
+  if (acks.via == Acks::Via::As2 && p.as2_url.empty())
+    return Status::invalid(name + ": <acknowledgments via=\"as2\"> needs an <as2 id url> to send to");
+  if (acks.via == Acks::Via::As4 && p.as4_url.empty())
+    return Status::invalid(name + ": <acknowledgments via=\"as4\"> needs an <as4 party-id url> to send to");
+  if (acks.via == Acks::Via::Dir && acks.dir.empty())
+    return Status::invalid(name + ": <acknowledgments via=\"dir\"> needs a dir attribute");
   for (pugi::xml_node c : root.children("certificate")) {
     std::string use = c.attribute("use").as_string(), f = c.attribute("file").as_string();
     if (f.empty()) return Status::invalid(name + ": <certificate> needs a file attribute");

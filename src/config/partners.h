@@ -44,6 +44,29 @@ struct Partner {
 
   // AS4: eb:From PartyId values (and types; an empty type matches any)
   std::vector<std::pair<std::string, std::string>> as4_parties;
+
+  // Where edihub sends to this partner: <as2 id url>, <as4 party-id type url>.
+  std::string as2_url;                 // empty: no AS2 endpoint
+  std::string as2_send_id;             // the AS2-To of what we send (the <as2> with the url)
+  std::string as4_url;                 // empty: no AS4 endpoint
+  std::string as4_send_party, as4_send_party_type;
+
+  // <acknowledgments via dir x12 ta1 contrl mdn>: which functional
+  // acknowledgments go back, and how.
+  struct Acknowledgments {
+    enum class Via { As2, As4, Dir, None };
+    enum class X12 { Auto, Ack997, Ack999, None };  // auto: 997 below 00501, 999 from it
+    enum class Ta1 { Never, OnError, Requested };   // requested: when ISA14 asks (and on error)
+    enum class Contrl { Requested, Always, Never }; // requested: when UNB 0031 asks
+    enum class Mdn { Sync, Async };                 // the MDN we ask for on what we send
+    Via via = Via::None;
+    std::string dir;  // for via="dir": a resolved path
+    X12 x12 = X12::Auto;
+    Ta1 ta1 = Ta1::OnError;
+    Contrl contrl = Contrl::Always;
+    Mdn mdn = Mdn::Sync;
+  };
+  Acknowledgments acknowledgments;
   // True when `url`, normalised (percent-encoding, dot segments), has the
   // scheme, host and port of one of async_mdn_prefixes and its path on a
   // segment boundary.

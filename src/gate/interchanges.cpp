@@ -40,9 +40,10 @@ store::MessageLog row_for(const InterchangeWork& w, const Arrival& a, const Inte
 // Books the documents (all or nothing was decided in prepare) and answers
 // with the acknowledgment: the settlement of a key this transaction holds.
 Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& w, int* booked,
-                                 std::string* notes) {
+                                 std::string* notes, int64_t* ack_number) {
   Result<int64_t> number = tx.next_sequence("ack:" + w.protocol + ":" + w.partner_id);
   if (!number.is_ok()) return number.status();
+  *ack_number = number.value();
   store::Settlement s;
   if (!w.rejection.empty()) {
     s.state = store::KeyState::Failed;
@@ -65,8 +66,45 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
     s.outcome = Outcome::Processed;
     s.error = *notes;
   }
-  s.receipt.body = acknowledgment(w.acked, number.value(), false);
+  s.receipt.body = acknowledgment(w.acked, number.value(), false, &w.partner->acknowledgments);
   return s;
+}
+
+// Where acknowledgments to this partner go: the outbox row's channel and destination.
+store::OutboxItem ack_item(const InterchangeWork& w, std::string_view kind, int64_t number, std::string body) {
+  using Via = config::Partner::Acknowledgments::Via;
+  const config::Partner::Acknowledgments& a = w.partner->acknowledgments;
+  store::OutboxItem item;
+  item.partner_id = w.partner_id;
+  item.kind = std::string(kind);
+  item.reference = w.key->message_id;
+  item.channel = a.via == Via::As2 ? "as2" : a.via == Via::As4 ? "as4" : "dir";
+  item.destination = a.via == Via::As2 ? w.partner->as2_url : a.via == Via::As4 ? w.partner->as4_url : a.dir;
+  // Fixed now, reused on every retry: the partner's duplicate detection sees one message.
+  item.message_id = "<ack-" + std::string(kind) + "-" + w.protocol + "-" + std::to_string(number) + "." +
+                    w.partner_id + "@edihub>";
+  item.body = std::move(body);
+  return item;
+}
+
+// Queues what the partner's profile sends back for this interchange, in the
+// transaction that settles it: `stored` (its acknowledgment, number `number`)
+// and, asked for, a positive TA1.
+Status queue_acks(store::Transaction& tx, const InterchangeWork& w, std::string_view stored_kind, int64_t number,
+                  const std::string& stored) {
+  AckPlan plan = ack_plan(w.acked, stored_kind, w.partner->acknowledgments);
+  if (plan.send_stored) {
+    Status s = tx.enqueue(ack_item(w, stored_kind, number, stored));
+    if (!s.is_ok()) return s;
+  }
+  if (plan.send_ta1_accepted) {
+    Result<int64_t> ta1_number = tx.next_sequence("ack:" + w.protocol + ":" + w.partner_id);
+    if (!ta1_number.is_ok()) return ta1_number.status();
+    Status s =
+        tx.enqueue(ack_item(w, "ta1", ta1_number.value(), ta1_acknowledgment(w.acked, ta1_number.value())));
+    if (!s.is_ok()) return s;
+  }
+  return Status::ok();
 }
 
 }  // namespace
@@ -91,6 +129,7 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
     return w;
   }
   w.partner_id = partner->id;
+  w.partner = partner;
   if (ic.control_number.empty()) {
     w.rejection = "interchange has no control number (" + first_error(ic) + ")";
     return w;
@@ -179,6 +218,9 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
       if (!number.is_ok()) return number.status();
       r.outcome = Outcome::Conflict;
       r.receipt.body = acknowledgment(w.acked, number.value(), true);
+      // The partner hears of the conflict too (TA1 025 / CONTRL 26), where its profile sends those.
+      Status queued = queue_acks(tx, w, acknowledgment_kind(w.acked, true), number.value(), r.receipt.body);
+      if (!queued.is_ok()) return queued;
       r.detail = "key " + r.message_id + " was received before with different content (sha256 " +
                  claimed->stored->payload.hex() + ", now " + w.digest.hex() + ")";
       return logged();
@@ -187,12 +229,16 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
     case Claimed::Kind::Retry: break;
   }
   int booked = 0;
+  int64_t ack_number = 0;
   std::string notes;
-  Result<store::Settlement> settled = handle(tx, w, &booked, &notes);
+  Result<store::Settlement> settled = handle(tx, w, &booked, &notes, &ack_number);
   if (!settled.is_ok()) return settled.status();
   Result<bool> stored = tx.settle_key(*w.key, claimed->token, w.digest, settled.value());
   if (!stored.is_ok()) return stored.status();
   if (!stored.value()) return Status::fenced("key " + r.message_id + " was taken over during settle");
+  Status queued = queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.partner->acknowledgments),
+                             ack_number, settled->receipt.body);
+  if (!queued.is_ok()) return queued;
   r.outcome = settled->outcome;
   r.documents = booked;
   r.detail = settled->error;

@@ -36,6 +36,7 @@ struct InterchangeWork {
   std::string_view bytes;    // its bytes (a view into the caller's payload)
   std::string protocol;      // "x12" / "edifact"
   std::string partner_id;    // empty: the sender is unknown
+  const config::Partner* partner = nullptr;  // its profile (how acknowledgments go back)
   std::optional<store::MessageKey> key;  // none: rejected before any key (unknown sender ...)
   store::PayloadDigest digest;
   std::string rejection;     // non-empty: rejected (envelope errors, a document that cannot be read ...)

@@ -67,16 +67,49 @@ int http_status(Outcome outcome, bool as4_error) {
   return as4_error ? 500 : 200;
 }
 
-std::string acknowledgment(const edi::Interchange& ic, int64_t number, bool duplicate) {
-  if (ic.standard == edi::Standard::X12) {
-    x12::AckEnvelope env{pad9(number), std::to_string(number), utc("%Y%m%d"), utc("%H%M"), "\n"};
-    if (duplicate) return x12::build_ta1(ic, x12::ta1_duplicate(), env);
-    if (ic.has_interchange_errors()) return x12::build_ta1(ic, x12::ta1_for(ic), env);
-    return ic.version >= "00501" ? x12::build_999(ic, env) : x12::build_997(ic, env);
+std::string_view acknowledgment_kind(const edi::Interchange& ic, bool duplicate,
+                                     const config::Partner::Acknowledgments* policy) {
+  using X12 = config::Partner::Acknowledgments::X12;
+  if (ic.standard == edi::Standard::Edifact) return "contrl";
+  if (duplicate || ic.has_interchange_errors()) return "ta1";
+  if (policy != nullptr && policy->x12 == X12::Ack997) return "997";
+  if (policy != nullptr && policy->x12 == X12::Ack999) return "999";
+  return ic.version >= "00501" ? "999" : "997";
+}
+
+std::string acknowledgment(const edi::Interchange& ic, int64_t number, bool duplicate,
+                           const config::Partner::Acknowledgments* policy) {
+  const std::string_view kind = acknowledgment_kind(ic, duplicate, policy);
+  if (kind == "contrl") {
+    edifact::ContrlEnvelope env{std::to_string(number), "1", utc(ic.version == "4" ? "%Y%m%d" : "%y%m%d"),
+                                utc("%H%M"), "\n"};
+    return edifact::build_contrl(ic, env, duplicate);
   }
-  edifact::ContrlEnvelope env{std::to_string(number), "1", utc(ic.version == "4" ? "%Y%m%d" : "%y%m%d"),
-                              utc("%H%M"), "\n"};
-  return edifact::build_contrl(ic, env, duplicate);
+  x12::AckEnvelope env{pad9(number), std::to_string(number), utc("%Y%m%d"), utc("%H%M"), "\n"};
+  if (kind == "ta1") return x12::build_ta1(ic, duplicate ? x12::ta1_duplicate() : x12::ta1_for(ic), env);
+  return kind == "999" ? x12::build_999(ic, env) : x12::build_997(ic, env);
+}
+
+std::string ta1_acknowledgment(const edi::Interchange& ic, int64_t number) {
+  x12::AckEnvelope env{pad9(number), std::to_string(number), utc("%Y%m%d"), utc("%H%M"), "\n"};
+  return x12::build_ta1(ic, x12::ta1_for(ic), env);
+}
+
+AckPlan ack_plan(const edi::Interchange& ic, std::string_view stored_kind,
+                 const config::Partner::Acknowledgments& policy) {
+  using Acks = config::Partner::Acknowledgments;
+  AckPlan plan;
+  if (policy.via == Acks::Via::None) return plan;
+  if (stored_kind == "contrl") {
+    plan.send_stored = policy.contrl == Acks::Contrl::Always ||
+                       (policy.contrl == Acks::Contrl::Requested && ic.ack_requested);
+  } else if (stored_kind == "ta1") {
+    plan.send_stored = policy.ta1 != Acks::Ta1::Never;
+  } else {
+    plan.send_stored = policy.x12 != Acks::X12::None;
+    plan.send_ta1_accepted = policy.ta1 == Acks::Ta1::Requested && ic.ack_requested;
+  }
+  return plan;
 }
 
 }  // namespace edihub::gate

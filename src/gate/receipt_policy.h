@@ -10,6 +10,7 @@
 
 #include "parsers/edi/interchange.h"
 #include "src/common/outcome.h"
+#include "src/config/partners.h"
 
 namespace edihub::gate {
 
@@ -45,6 +46,25 @@ inline constexpr int kRetryAfterSeconds = 30;
 // with control number `number` (from the sequences table): TA1 for an
 // interchange-level X12 error or, with `duplicate`, TA1 025; else 997 below
 // version 00501 and 999 from it; CONTRL for EDIFACT (UCI 26 for a duplicate).
-std::string acknowledgment(const edi::Interchange& ic, int64_t number, bool duplicate);
+// `policy` may choose 997 or 999 for X12 whatever the version (its x12 setting).
+std::string acknowledgment(const edi::Interchange& ic, int64_t number, bool duplicate,
+                           const config::Partner::Acknowledgments* policy = nullptr);
+
+// A TA1 for `ic` (accepted, or rejected with its first interchange-level error).
+std::string ta1_acknowledgment(const edi::Interchange& ic, int64_t number);
+
+// What goes back to the partner for an interchange whose stored
+// acknowledgment is `stored_kind` ("ta1", "997", "999", "contrl"), per its
+// profile: that acknowledgment (or nothing), plus a positive TA1 when the
+// profile says ta1="requested" and ISA14 asks for one.
+struct AckPlan {
+  bool send_stored = false;
+  bool send_ta1_accepted = false;
+};
+AckPlan ack_plan(const edi::Interchange& ic, std::string_view stored_kind,
+                 const config::Partner::Acknowledgments& policy);
+// The kind of acknowledgment acknowledgment() builds for `ic`.
+std::string_view acknowledgment_kind(const edi::Interchange& ic, bool duplicate,
+                                     const config::Partner::Acknowledgments* policy = nullptr);
 
 }  // namespace edihub::gate

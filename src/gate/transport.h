@@ -53,6 +53,11 @@ TransportResult admit_transport(Gate& gate, store::KeyStore& store, const Transp
 Status store_conflict(Gate& gate, store::KeyStore& store, const TransportWork& work, const store::Receipt& answer,
                       const std::string& detail);
 
+// The outbox row of an async receipt (AS2 async MDN) for `key`, to
+// `destination`, identified by the receipt's own Message-ID.
+store::OutboxItem async_receipt(const store::MessageKey& key, const std::string& destination,
+                                const store::Receipt& receipt);
+
 // The transport message's `messages` row.
 store::MessageLog transport_row(const TransportWork& work, Outcome outcome, const std::string& detail,
                                 int64_t documents, int64_t capture_id);

@@ -94,8 +94,7 @@ Next Pipeline::stored(Message& m, HttpAnswer* answer) {
     return Next::Continue;
   }
   if (!m.work.async_destination.empty()) {
-    Status queued = store_.enqueue(
-        {key.partner_id, "mdn", key.message_id, m.work.async_destination, receipt.headers, receipt.body});
+    Status queued = store_.enqueue(gate::async_receipt(key, m.work.async_destination, receipt));
     if (!queued.is_ok()) {
       *answer = retry_later(queued.message(), Outcome::Error);
       return Next::Answer;

@@ -1,6 +1,5 @@
 #include "src/server/outbox_delivery.h"
 
-#include <curl/curl.h>
 #include <spdlog/spdlog.h>
 
 #include <Poco/JSON/Object.h>
@@ -15,48 +14,9 @@
 
 namespace edihub::server {
 
-namespace {
-size_t discard(char*, size_t size, size_t count, void*) { return size * count; }
-}  // namespace
-
-std::string http_post(const std::string& url, const std::string& header_lines, const std::string& body,
-                      int timeout_seconds) {
-  CURL* curl = curl_easy_init();
-  if (curl == nullptr) return "curl_easy_init failed";
-  curl_slist* headers = nullptr;
-  size_t pos = 0;
-  while (pos < header_lines.size()) {
-    size_t end = header_lines.find("\r\n", pos);
-    if (end == std::string::npos) end = header_lines.size();
-    if (end > pos) headers = curl_slist_append(headers, header_lines.substr(pos, end - pos).c_str());
-    pos = end + 2;
-  }
-  headers = curl_slist_append(headers, "Expect:");
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);  // the allowed URL, nowhere else
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, static_cast<long>(timeout_seconds));
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
-  std::string error;
-  CURLcode rc = curl_easy_perform(curl);
-  if (rc != CURLE_OK) {
-    error = curl_easy_strerror(rc);
-  } else {
-    long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    if (status < 200 || status > 299) error = "HTTP " + std::to_string(status);
-  }
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
-  return error;
-}
-
-OutboxDelivery::OutboxDelivery(std::string store_uri, DeliveryOptions options)
-    : store_uri_(std::move(store_uri)), options_(options) {}
+OutboxDelivery::OutboxDelivery(std::string store_uri, DeliveryOptions options,
+                               std::map<std::string, Channel> channels)
+    : store_uri_(std::move(store_uri)), options_(options), channels_(std::move(channels)) {}
 
 OutboxDelivery::~OutboxDelivery() { stop(); }
 
@@ -85,6 +45,7 @@ void OutboxDelivery::log(const store::OutboxEntry& e, const std::string& state, 
     Poco::JSON::Object line(Poco::JSON_PRESERVE_KEY_ORDER);
     line.set("outbox", state);
     line.set("kind", e.item.kind);
+    line.set("message_id", partner_text(e.item.message_id, 300));
     line.set("reference", partner_text(e.item.reference, 1000));
     line.set("destination", partner_text(e.item.destination, 2048));
     line.set("attempts", attempts);
@@ -95,13 +56,42 @@ void OutboxDelivery::log(const store::OutboxEntry& e, const std::string& state, 
     spdlog::info("{}", out.str());
     return;
   }
-  if (state == "sent") {
-    spdlog::info("outbox sent {} for {} to {}", e.item.kind, partner_text(e.item.reference, 1000),
-                 partner_text(e.item.destination, 2048));
+  if (state == "delivered" || state == "sent") {
+    spdlog::info("outbox {} {} {} for {} to {}", state, e.item.kind, partner_text(e.item.message_id, 300),
+                 partner_text(e.item.reference, 1000), partner_text(e.item.destination, 2048));
   } else {
     spdlog::warn("outbox {} for {} to {}: {} (attempt {}{})", e.item.kind, partner_text(e.item.reference, 1000),
                  partner_text(e.item.destination, 2048), partner_text(error, 500), attempts, state == "failed" ? ", giving up" : ", retrying in " + std::to_string(retry_ms) + " ms");
   }
+}
+
+void OutboxDelivery::record(store::Store& store, const store::OutboxEntry& e, const delivery::Attempt& a) {
+  using Kind = delivery::Attempt::Kind;
+  const int64_t attempts = e.attempts + 1;
+  const std::string id = std::to_string(e.id);
+  if (a.prepared) {
+    // Kept before anything else: every retry sends these same bytes.
+    if (Status s = store.outbox_prepared(e.id, a.prepared->first, a.prepared->second); !s.is_ok())
+      log_error("outbox item " + id + ": the message built could not be kept: " + s.message());
+  }
+  Status s;
+  if (a.kind == Kind::Delivered) {
+    // If this write fails the row is sent again after its lease, with the
+    // same identity: the receiver's duplicate detection answers it.
+    s = store.outbox_delivered(e.id, a.receipt);
+    log(e, "delivered", "", attempts, 0);
+  } else if (a.kind == Kind::Sent) {
+    s = store.outbox_sent(e.id);
+    log(e, "sent", "", attempts, 0);
+  } else {
+    const bool give_up = a.kind == Kind::Failed || attempts >= options_.max_attempts;
+    const int64_t delay =
+        std::min(options_.max_retry_ms, options_.first_retry_ms << std::min<int64_t>(attempts - 1, 20));
+    Result<int64_t> now = store.now_ms();
+    s = now.is_ok() ? store.outbox_retry(e.id, now.value() + delay, a.error, give_up) : now.status();
+    log(e, give_up ? "failed" : "retry", a.error, attempts, give_up ? 0 : delay);
+  }
+  if (!s.is_ok()) log_error("outbox item " + id + ": the attempt could not be recorded: " + s.message());
 }
 
 void OutboxDelivery::run() {
@@ -112,26 +102,17 @@ void OutboxDelivery::run() {
   }
   store::Store& store = *opened.value();
   while (true) {
+    // The lease outlasts one attempt: a row is never sent twice at once.
     auto due = store.due_outbox(16, int64_t{options_.timeout_seconds + 30} * 1000);
     if (due.is_ok()) {
       for (const store::OutboxEntry& e : due.value()) {
-        std::string error = http_post(e.item.destination, e.item.headers, e.item.body, options_.timeout_seconds);
-        if (error.empty()) {
-          // If this write fails the item is sent again after its lease: the
-          // partner's duplicate detection answers it; say so loudly.
-          if (Status s = store.outbox_sent(e.id); !s.is_ok())
-            log_error("outbox item " + std::to_string(e.id) + " was delivered but not marked sent: " + s.message());
-          log(e, "sent", "", e.attempts + 1, 0);
-          continue;
-        }
-        const int64_t attempts = e.attempts + 1;
-        const bool give_up = attempts >= options_.max_attempts;
-        const int64_t delay = std::min(options_.max_retry_ms, options_.first_retry_ms << std::min<int64_t>(attempts - 1, 20));
-        Result<int64_t> now = store.now_ms();
-        if (Status s = now.is_ok() ? store.outbox_retry(e.id, now.value() + delay, error, give_up) : now.status();
-            !s.is_ok())
-          log_error("outbox item " + std::to_string(e.id) + ": the failed attempt could not be recorded: " + s.message());
-        log(e, give_up ? "failed" : "retry", error, attempts, give_up ? 0 : delay);
+        auto channel = channels_.find(e.item.channel);
+        const delivery::Attempt a = channel == channels_.end()
+                                        ? delivery::Attempt{delivery::Attempt::Kind::Failed, "",
+                                                            "no '" + e.item.channel + "' channel in this gateway",
+                                                            std::nullopt}
+                                        : channel->second(e);
+        record(store, e, a);
       }
     }
     std::unique_lock<std::mutex> lock(mu_);

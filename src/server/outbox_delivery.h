@@ -1,14 +1,19 @@
-// Delivers what the outbox holds for http(s) destinations (async MDNs) with
-// libcurl: retries with exponential backoff, kept in the store, so they
-// survive a restart.
+// The outbox worker: takes the rows whose time has come (leased, so that
+// several workers or nodes never send one row at once), hands each to its
+// channel (src/server/delivery/channels.h) and records what became of it:
+// delivered, sent (an async MDN awaited), retried with exponential backoff
+// kept in the store (it survives a restart), or failed for the operator.
 #pragma once
 
 #include <condition_variable>
+#include <functional>
+#include <map>
 #include <cstdint>
 #include <mutex>
 #include <string>
 #include <thread>
 
+#include "src/server/delivery/channels.h"
 #include "src/store/store.h"
 
 namespace edihub::server {
@@ -24,7 +29,12 @@ struct DeliveryOptions {
 
 class OutboxDelivery {
  public:
-  OutboxDelivery(std::string store_uri, DeliveryOptions options);
+  // One attempt of a row on its channel.
+  using Channel = std::function<delivery::Attempt(const store::OutboxEntry&)>;
+
+  // `channels` by name (http, dir, webhook, as2, as4); a row on a channel
+  // this worker lacks fails with that said.
+  OutboxDelivery(std::string store_uri, DeliveryOptions options, std::map<std::string, Channel> channels);
   ~OutboxDelivery();
   void start();
   void stop();
@@ -33,19 +43,19 @@ class OutboxDelivery {
 
  private:
   void run();
+  // Records the attempt's result on the row.
+  void record(store::Store& store, const store::OutboxEntry& e, const delivery::Attempt& a);
   void log(const store::OutboxEntry& e, const std::string& state, const std::string& error, int64_t attempts,
            int64_t retry_ms);
 
   std::string store_uri_;
   DeliveryOptions options_;
+  std::map<std::string, Channel> channels_;
   std::thread thread_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stopping_ = false, woken_ = false;
 };
 
-// POSTs `body` with the header lines to `url`; empty on a 2xx answer, else why not.
-std::string http_post(const std::string& url, const std::string& header_lines, const std::string& body,
-                      int timeout_seconds);
 
 }  // namespace edihub::server

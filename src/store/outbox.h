@@ -1,8 +1,18 @@
-// The outbox: what leaves the gateway later (async MDNs today), queued in the
-// transaction that caused it and delivered by a worker with retries.
+// The outbox: everything that leaves the gateway, queued in the transaction
+// that caused it and delivered by workers with retries: async MDNs,
+// functional acknowledgments to partners (AS2, AS4, a directory), booked
+// documents to the back office (a webhook, a directory). A row keeps its
+// identity (message_id) on every retry, so the receiver's own duplicate
+// detection works.
+//
+//   pending -> in-flight -> delivered                  (sync answer, or a directory)
+//                        -> sent -> delivered | failed (waiting for an async MDN)
+//                        -> pending (retry later) | failed (given up)
+//   pending | failed -> cancelled (the operator)
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,13 +21,29 @@
 namespace edihub::store {
 
 struct OutboxItem {
-  std::string partner_id, kind, reference, destination, headers, body;
+  std::string partner_id;
+  std::string kind;         // mdn, 997, 999, ta1, contrl, document
+  std::string reference;    // the key it answers, or the document version
+  std::string channel;      // http (posted as is), as2, as4, dir, webhook
+  std::string destination;  // URL or directory
+  std::string message_id;   // fixed at enqueue, reused on every retry
+  std::string headers, body;
 };
 
 struct OutboxEntry {
   int64_t id = 0;
   OutboxItem item;
+  std::string state;
   int64_t attempts = 0;
+  int64_t created_at_ms = 0, next_attempt_ms = 0, delivered_at_ms = 0;
+  std::string last_error;
+  std::string prepared_headers, prepared;  // the message as first built, when it was
+  std::string receipt;                     // the partner's answer, when delivered
+};
+
+struct OutboxFilter {
+  std::optional<std::string> partner_id, state;
+  int limit = 100;
 };
 
 class OutboxStore {
@@ -25,12 +51,33 @@ class OutboxStore {
   virtual ~OutboxStore() = default;
   // Queues one item in its own transaction.
   virtual Status enqueue(const OutboxItem& item) = 0;
-  // Up to `limit` pending items whose time has come; each is leased for
-  // `lease_ms` so that another deliverer skips it.
+  // Up to `limit` items whose time has come (pending, or in-flight with an
+  // expired lease: a deliverer that died), taken in-flight for `lease_ms`,
+  // so that no other deliverer sends them meanwhile.
   virtual Result<std::vector<OutboxEntry>> due_outbox(int limit, int64_t lease_ms) = 0;
+  // The message as built for its first attempt, kept for every retry.
+  virtual Status outbox_prepared(int64_t id, const std::string& headers, const std::string& bytes) = 0;
+  // Delivered, with the partner's answer (a sync MDN, a Receipt; empty for a directory).
+  virtual Status outbox_delivered(int64_t id, const std::string& receipt) = 0;
+  // Sent, its async MDN awaited.
   virtual Status outbox_sent(int64_t id) = 0;
   // A failed attempt: retried at `next_attempt_ms`, or failed for good.
   virtual Status outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) = 0;
+  // The row waiting for an async MDN to `message_id` from `partner_id`.
+  virtual Result<std::optional<OutboxEntry>> outbox_awaiting(const std::string& partner_id,
+                                                           const std::string& message_id) = 0;
+  // The final state of a sent row once its async MDN came: delivered, or failed with why.
+  virtual Status outbox_answered(int64_t id, bool delivered, const std::string& receipt,
+                                 const std::string& error) = 0;
+
+  // For the operator (`edihub outbox`): newest first.
+  virtual Result<std::vector<OutboxEntry>> list_outbox(const OutboxFilter& filter) = 0;
+  virtual Result<std::optional<OutboxEntry>> outbox_entry(int64_t id) = 0;
+  // Retry now: a pending or failed row goes pending, due at once. False when
+  // the row is in another state (in flight, sent, delivered, cancelled).
+  virtual Result<bool> outbox_retry_now(int64_t id) = 0;
+  // Cancel: a pending or failed row is never sent. False otherwise.
+  virtual Result<bool> outbox_cancel(int64_t id) = 0;
 };
 
 }  // namespace edihub::store

@@ -33,6 +33,8 @@ class Retention {
   virtual Result<int64_t> purge_messages(int64_t cutoff_ms, int batch, bool dry_run) = 0;
   // One batch of archived captures older than the cutoff.
   virtual Result<int64_t> purge_captures(int64_t cutoff_ms, int batch, bool dry_run) = 0;
+  // One batch of delivered and cancelled outbox rows older than the cutoff.
+  virtual Result<int64_t> purge_outbox(int64_t cutoff_ms, int batch, bool dry_run) = 0;
   // Partners that have keys, for per-partner retention.
   virtual Result<std::vector<std::string>> partners_with_keys() = 0;
 };

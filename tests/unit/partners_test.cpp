@@ -231,3 +231,43 @@ TEST_CASE("a partners directory that cannot be read is an error naming it, never
     }
   }
 }
+
+TEST_CASE("where acknowledgments go: the partner's endpoints and <acknowledgments>, with defaults") {
+  Dir d;
+  d.write("a.xml", R"(<partner id="a"><x12 qualifier="ZZ" id="A"/><as2 id="A-AS2" url="https://a.example/as2"/></partner>)");
+  d.write("b.xml", R"(<partner id="b"><x12 qualifier="ZZ" id="B"/><as4 party-id="B" type="t" url="https://b.example/as4"/>
+                        <acknowledgments x12="999" ta1="requested" contrl="never" mdn="async"/></partner>)");
+  d.write("c.xml", R"(<partner id="c"><x12 qualifier="ZZ" id="C"/><acknowledgments via="dir" dir="out"/></partner>)");
+  d.write("e.xml", R"(<partner id="e"><x12 qualifier="ZZ" id="E"/></partner>)");
+  auto p = config::Partners::load(d.path);
+  REQUIRE_MESSAGE(p.is_ok(), p.status().message());
+  using Acks = config::Partner::Acknowledgments;
+  const config::Partner* a = p->find("a");
+  CHECK(a->acknowledgments.via == Acks::Via::As2);  // the default, with an AS2 url
+  CHECK(a->as2_url == "https://a.example/as2");
+  CHECK(a->as2_send_id == "A-AS2");
+  CHECK(a->acknowledgments.x12 == Acks::X12::Auto);
+  CHECK(a->acknowledgments.ta1 == Acks::Ta1::OnError);
+  CHECK(a->acknowledgments.contrl == Acks::Contrl::Always);
+  const config::Partner* b = p->find("b");
+  CHECK(b->acknowledgments.via == Acks::Via::As4);  // no AS2 url, an AS4 one
+  CHECK(b->as4_send_party == "B");
+  CHECK(b->acknowledgments.x12 == Acks::X12::Ack999);
+  CHECK(b->acknowledgments.ta1 == Acks::Ta1::Requested);
+  CHECK(b->acknowledgments.contrl == Acks::Contrl::Never);
+  CHECK(b->acknowledgments.mdn == Acks::Mdn::Async);
+  CHECK(p->find("c")->acknowledgments.via == Acks::Via::Dir);
+  CHECK(p->find("c")->acknowledgments.dir == d.path + "/out");
+  CHECK(p->find("e")->acknowledgments.via == Acks::Via::None);  // nowhere to send
+
+  Dir bad;
+  bad.write("x.xml", R"(<partner id="x"><acknowledgments via="ftp"/></partner>)");
+  CHECK(config::Partners::load(bad.path).status().message() ==
+        bad.path + "/x.xml: <acknowledgments via> must be as2|as4|dir|none, not 'ftp'");
+  bad.write("x.xml", R"(<partner id="x"><acknowledgments via="as2"/></partner>)");
+  CHECK(config::Partners::load(bad.path).status().message() ==
+        bad.path + "/x.xml: <acknowledgments via=\"as2\"> needs an <as2 id url> to send to");
+  bad.write("x.xml", R"(<partner id="x"><as2 id="X" url="https://user@x.example/as2"/></partner>)");
+  CHECK(config::Partners::load(bad.path).status().message().find("<as2 url> must be an http(s) URL") !=
+        std::string::npos);
+}

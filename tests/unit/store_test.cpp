@@ -316,22 +316,51 @@ TEST_CASE("purge: message-log rows and captures past their retention, in batches
   CHECK(rows(*later, "captures") == 0);
 }
 
-TEST_CASE("outbox: due items are leased, sent or retried") {
+TEST_CASE("outbox: due rows are leased in flight, delivered, retried, answered, listed, cancelled") {
   TempDb db;
   auto s = db.open();
-  REQUIRE(s->enqueue({"acme", "mdn", "as2:<m@x>", "https://partner.example/mdn", "X: 1\r\n", "body"}).is_ok());
+  auto item = [](const std::string& id, const std::string& channel) {
+    return OutboxItem{"acme", "997", "x12:ACMESUPPLY:1", channel, "https://partner.example/as2", id, "", "ISA*..."};
+  };
+  REQUIRE(s->enqueue(item("<m1@edihub>", "as2")).is_ok());
+  REQUIRE(s->enqueue(item("<m2@edihub>", "as2")).is_ok());
   auto due = s->due_outbox(10, 60000);
-  REQUIRE(due->size() == 1);
-  CHECK(due.value()[0].item.body == "body");
-  CHECK(s->due_outbox(10, 60000)->empty());  // leased
-  REQUIRE(s->outbox_sent(due.value()[0].id).is_ok());
-  CHECK(db.open(120000)->due_outbox(10, 60000)->empty());  // sent: never again
+  REQUIRE(due->size() == 2);
+  CHECK(due.value()[0].item.message_id == "<m1@edihub>");
+  CHECK(due.value()[0].item.channel == "as2");
+  CHECK(s->due_outbox(10, 60000)->empty());  // in flight: no second deliverer takes them
+  // A deliverer that died: after the lease, the rows are due again, same identity.
+  auto later = db.open(61000);
+  REQUIRE(later->due_outbox(10, 60000)->size() == 2);
+  const int64_t first = due.value()[0].id, second = due.value()[1].id;
+  REQUIRE(s->outbox_prepared(first, "Message-ID: <m1@edihub>\r\n", "bytes built once").is_ok());
+  REQUIRE(s->outbox_prepared(first, "other", "never replaces them").is_ok());
+  REQUIRE(s->outbox_sent(first).is_ok());
+  auto waiting = s->outbox_awaiting("acme", "<m1@edihub>");
+  REQUIRE(waiting->has_value());
+  CHECK(waiting.value()->state == "sent");
+  CHECK(waiting.value()->prepared == "bytes built once");
+  REQUIRE(s->outbox_answered(first, true, "the MDN", "").is_ok());
+  CHECK(s->outbox_entry(first).value()->state == "delivered");
+  CHECK(s->outbox_entry(first).value()->receipt == "the MDN");
+  REQUIRE(s->outbox_retry(second, 0, "HTTP 500", true).is_ok());
+  CHECK(s->outbox_entry(second).value()->state == "failed");
+  CHECK(s->outbox_retry_now(second).value());
+  CHECK(s->outbox_entry(second).value()->state == "pending");
+  CHECK(s->outbox_cancel(second).value());
+  CHECK_FALSE(s->outbox_cancel(first).value());  // delivered stays delivered
+  CHECK_FALSE(s->outbox_retry_now(first).value());
+  OutboxFilter cancelled;
+  cancelled.state = "cancelled";
+  CHECK(s->list_outbox(cancelled)->size() == 1);
+  auto purge = db.open(24 * 3600 * 1000LL);
+  CHECK(purge->purge_outbox(purge->now_ms().value() - 1000, 100, false).value() == 2);  // delivered, cancelled
 }
 
 TEST_CASE("schema: migrations recorded once; bad URIs are clear errors") {
   TempDb db;
-  { auto s = db.open(); CHECK(s->report()->schema_version == 2); }
-  { auto s = db.open(); CHECK(s->report()->schema_version == 2); }
+  { auto s = db.open(); CHECK(s->report()->schema_version == 3); }
+  { auto s = db.open(); CHECK(s->report()->schema_version == 3); }
   auto bad = open_store("postgres://x");
   CHECK(bad.status().kind() == Status::Kind::Invalid);
   CHECK(bad.status().message().find("expected sqlite:PATH") != std::string::npos);

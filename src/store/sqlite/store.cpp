@@ -9,6 +9,7 @@
 #include "src/store/sqlite/connection.h"
 #include "src/store/sqlite/group_commit.h"
 #include "src/store/sqlite/keys.h"
+#include "src/store/sqlite/outbox.h"
 #include "src/store/sqlite/records.h"
 #include "src/store/sqlite/transaction.h"
 
@@ -21,7 +22,12 @@ Status done(const Result<int64_t>& r) { return r.is_ok() ? Status::ok() : r.stat
 class SqliteStore : public Store {
  public:
   SqliteStore(std::unique_ptr<Connection> c, std::shared_ptr<GroupCommitter> committer)
-      : c_(std::move(c)), committer_(std::move(committer)), keys_(*c_), business_(*c_), records_(*c_) {}
+      : c_(std::move(c)),
+        committer_(std::move(committer)),
+        keys_(*c_),
+        business_(*c_),
+        records_(*c_),
+        outbox_(*c_) {}
 
   // KeyStore
   Result<std::optional<KeyRecord>> lookup(const MessageKey& key) override { return keys_.read(key); }
@@ -50,8 +56,27 @@ class SqliteStore : public Store {
     return transact_here([&](Transaction& tx) { return tx.enqueue(item); }, c_->options().busy_timeout_ms);
   }
   Result<std::vector<OutboxEntry>> due_outbox(int limit, int64_t lease_ms) override;
-  Status outbox_sent(int64_t id) override;
-  Status outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) override;
+  Status outbox_prepared(int64_t id, const std::string& headers, const std::string& bytes) override {
+    return outbox_.prepared(id, headers, bytes);
+  }
+  Status outbox_delivered(int64_t id, const std::string& receipt) override {
+    return outbox_.delivered(id, receipt, c_->clock_ms());
+  }
+  Status outbox_sent(int64_t id) override { return outbox_.sent(id); }
+  Status outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) override {
+    return outbox_.retry(id, next_attempt_ms, error, give_up);
+  }
+  Result<std::optional<OutboxEntry>> outbox_awaiting(const std::string& partner_id,
+                                                   const std::string& message_id) override {
+    return outbox_.awaiting(partner_id, message_id);
+  }
+  Status outbox_answered(int64_t id, bool delivered, const std::string& receipt, const std::string& error) override {
+    return outbox_.answered(id, delivered, receipt, error, c_->clock_ms());
+  }
+  Result<std::vector<OutboxEntry>> list_outbox(const OutboxFilter& filter) override { return outbox_.list(filter); }
+  Result<std::optional<OutboxEntry>> outbox_entry(int64_t id) override { return outbox_.entry(id); }
+  Result<bool> outbox_retry_now(int64_t id) override { return outbox_.retry_now(id, c_->clock_ms()); }
+  Result<bool> outbox_cancel(int64_t id) override { return outbox_.cancel(id); }
 
   // CaptureStore
   Result<std::vector<CaptureInfo>> list_captures(const CaptureFilter& filter) override;
@@ -61,6 +86,7 @@ class SqliteStore : public Store {
   Result<PurgeBatch> purge_keys(const PurgeRequest& request) override;
   Result<int64_t> purge_messages(int64_t cutoff_ms, int batch, bool dry_run) override;
   Result<int64_t> purge_captures(int64_t cutoff_ms, int batch, bool dry_run) override;
+  Result<int64_t> purge_outbox(int64_t cutoff_ms, int batch, bool dry_run) override;
   Result<std::vector<std::string>> partners_with_keys() override;
 
   // Reports
@@ -81,6 +107,7 @@ class SqliteStore : public Store {
   Keys keys_;
   Business business_;
   Records records_;
+  Outbox outbox_;
 };
 
 template <typename... Binds>
@@ -113,52 +140,17 @@ Status SqliteStore::transact_here(const TransactionWork& work, int64_t lock_wait
 }
 
 Result<std::vector<OutboxEntry>> SqliteStore::due_outbox(int limit, int64_t lease_ms) {
-  std::vector<OutboxEntry> out;
+  std::vector<OutboxEntry> due;
   Status s = transact_here(
       [&](Transaction& tx) -> Status {
-        const int64_t now = tx.now_ms();
-        Stmt q(*c_,
-               "SELECT id, partner_id, kind, COALESCE(reference, ''), COALESCE(destination, ''),"
-               " COALESCE(headers, ''), body, attempts FROM outbox"
-               " WHERE state = 'pending' AND next_attempt_at <= ?1"
-               " AND (destination LIKE 'http://%' OR destination LIKE 'https://%')"
-               " ORDER BY next_attempt_at LIMIT ?2");
-        q.bind(1, now).bind(2, int64_t{limit});
-        while (true) {
-          Result<bool> row = q.step();
-          if (!row.is_ok()) return row.status();
-          if (!row.value()) break;
-          OutboxEntry e;
-          e.id = q.int64(0);
-          e.item = {q.text(1), q.text(2), q.text(3), q.text(4), q.text(5), q.blob(6)};
-          e.attempts = q.int64(7);
-          out.push_back(std::move(e));
-        }
-        Stmt lease(*c_, "UPDATE outbox SET next_attempt_at = ?1 WHERE id = ?2");
-        for (const auto& e : out) {
-          Using u(lease);
-          u->bind(1, now + lease_ms).bind(2, e.id);
-          Status leased = done(u->run());
-          if (!leased.is_ok()) return leased;
-        }
+        Result<std::vector<OutboxEntry>> taken = outbox_.take_due(limit, tx.now_ms(), lease_ms);
+        if (!taken.is_ok()) return taken.status();
+        due = std::move(taken.value());
         return Status::ok();
       },
       c_->options().busy_timeout_ms);
   if (!s.is_ok()) return s;
-  return out;
-}
-
-Status SqliteStore::outbox_sent(int64_t id) {
-  Stmt q(*c_, "UPDATE outbox SET state = 'sent', attempts = attempts + 1, last_error = NULL WHERE id = ?1");
-  q.bind(1, id);
-  return done(q.run());
-}
-
-Status SqliteStore::outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) {
-  Stmt q(*c_,
-         "UPDATE outbox SET state = ?1, attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3 WHERE id = ?4");
-  q.bind(1, give_up ? "failed" : "pending").bind(2, next_attempt_ms).bind(3, error).bind(4, id);
-  return done(q.run());
+  return due;
 }
 
 Result<std::vector<CaptureInfo>> SqliteStore::list_captures(const CaptureFilter& f) {
@@ -262,6 +254,15 @@ Result<int64_t> SqliteStore::purge_messages(int64_t cutoff_ms, int batch, bool d
 Result<int64_t> SqliteStore::purge_captures(int64_t cutoff_ms, int batch, bool dry_run) {
   if (dry_run) return scalar("SELECT count(*) FROM captures WHERE received_at < ?1", cutoff_ms);
   return delete_batch("DELETE FROM captures WHERE id IN (SELECT id FROM captures WHERE received_at < ?1 LIMIT ?2)",
+                      cutoff_ms, batch);
+}
+
+Result<int64_t> SqliteStore::purge_outbox(int64_t cutoff_ms, int batch, bool dry_run) {
+  if (dry_run)
+    return scalar("SELECT count(*) FROM outbox WHERE state IN ('delivered', 'cancelled') AND created_at < ?1",
+                  cutoff_ms);
+  return delete_batch("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state IN ('delivered', 'cancelled')"
+                      " AND created_at < ?1 LIMIT ?2)",
                       cutoff_ms, batch);
 }
 

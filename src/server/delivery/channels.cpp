@@ -1,0 +1,80 @@
+#include "src/server/delivery/channels.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "src/server/delivery/http_client.h"
+
+namespace edihub::server::delivery {
+
+namespace {
+
+Attempt retry(std::string why) { return Attempt{Attempt::Kind::Retry, "", std::move(why), std::nullopt}; }
+Attempt failed(std::string why) { return Attempt{Attempt::Kind::Failed, "", std::move(why), std::nullopt}; }
+
+std::string status_text(const Response& r) {
+  return r.status == 0 ? r.error : "HTTP " + std::to_string(r.status);
+}
+
+}  // namespace
+
+Attempt deliver_http(const store::OutboxEntry& e, const ChannelOptions& o) {
+  Response r = post(e.item.destination, e.item.headers, e.item.body, o.timeout_seconds);
+  if (r.status >= 200 && r.status < 300) return Attempt{Attempt::Kind::Delivered, r.body, "", std::nullopt};
+  return retry(status_text(r));
+}
+
+Attempt deliver_webhook(const store::OutboxEntry& e, const ChannelOptions& o) {
+  const std::string headers = "Content-Type: application/json\r\nIdempotency-Key: " + e.item.message_id + "\r\n";
+  Response r = post(e.item.destination, headers, e.item.body, o.timeout_seconds);
+  if (r.status >= 200 && r.status < 300) return Attempt{Attempt::Kind::Delivered, r.body, "", std::nullopt};
+  if (r.status >= 400 && r.status < 500 && r.status != 408 && r.status != 429)
+    return failed(status_text(r) + " (the receiver refuses it: retrying would not help)");
+  return retry(status_text(r));
+}
+
+std::string drop_name(const store::OutboxEntry& e) {
+  std::string name;
+  for (char c : e.item.message_id)
+    name.push_back(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' ? c : '_');
+  return name + "." + e.item.kind;
+}
+
+Attempt deliver_dir(const store::OutboxEntry& e) {
+  const std::filesystem::path dir = e.item.destination;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return retry(dir.string() + ": " + ec.message());
+  const std::filesystem::path final_path = dir / drop_name(e);
+  const std::filesystem::path temp = dir / (".tmp-" + std::to_string(e.id) + "-" + drop_name(e));
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+  if (fd < 0) return retry(temp.string() + ": " + std::strerror(errno));
+  size_t written = 0;
+  while (written < e.item.body.size()) {
+    ssize_t n = ::write(fd, e.item.body.data() + written, e.item.body.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string why = temp.string() + ": " + std::strerror(errno);
+      ::close(fd);
+      ::unlink(temp.c_str());
+      return retry(why);
+    }
+    written += static_cast<size_t>(n);
+  }
+  // Whole on disk before it has its name: a gateway picking files up never sees half of one.
+  const bool synced = ::fsync(fd) == 0;
+  ::close(fd);
+  if (!synced || ::rename(temp.c_str(), final_path.c_str()) != 0) {
+    const std::string why = final_path.string() + ": " + std::strerror(errno);
+    ::unlink(temp.c_str());
+    return retry(why);
+  }
+  return Attempt{Attempt::Kind::Delivered, "", "", std::nullopt};
+}
+
+}  // namespace edihub::server::delivery
