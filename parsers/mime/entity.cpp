@@ -201,10 +201,15 @@ Error parse_content_type(std::string_view value, ContentType* out) {
   return {};
 }
 
+constexpr size_t kMaxBoundary = 200;
+
 Error split_multipart(std::string_view body, std::string_view boundary, std::vector<std::string_view>* parts,
                       const Limits& limits) {
-  if (boundary.empty() || boundary.size() > 70)
-    return error(Error::Code::NoBoundary, 0, "multipart boundary must be 1-70 characters");
+  // RFC 2046 allows 70 characters; libas2 and other AS2 software send longer
+  // boundaries, so the bound read is wider (still bounded: it is searched for).
+  if (boundary.empty() || boundary.size() > kMaxBoundary)
+    return error(Error::Code::NoBoundary, 0,
+                 "multipart boundary must be 1-" + std::to_string(kMaxBoundary) + " characters");
   const std::string delimiter = "--" + std::string(boundary);
   std::vector<std::string_view> found;
   size_t part_start = std::string_view::npos;

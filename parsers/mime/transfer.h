@@ -14,6 +14,9 @@ namespace edihub::mime {
 // any other character outside the alphabet, or bad padding, is an error.
 bool base64_decode(std::string_view in, std::string* out);
 
+// Base64 in lines of 76 characters, each ended by CR LF (RFC 2045 6.8).
+std::string base64_encode_lines(std::string_view data);
+
 // The entity's body with its Content-Transfer-Encoding (binary, 7bit, 8bit
 // or base64) removed. An error says which encoding is wrong.
 Error decode_body(const Entity& entity, std::string* out);

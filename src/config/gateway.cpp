@@ -38,6 +38,7 @@ Result<Gateway> Gateway::load(const std::string& path) {
     g.address = l.attribute("address").as_string("127.0.0.1");
     g.port = l.attribute("port").as_int(8080);
     g.as2_path = l.attribute("path").as_string("/as2");
+    g.public_url = l.attribute("public-url").as_string("");
     if (pugi::xml_node t = l.child("tls")) {
       if (!t.attribute("cert") || !t.attribute("key"))
         return Status::invalid(path + ": <tls> needs cert and key attributes");
@@ -79,9 +80,10 @@ Result<Gateway> Gateway::load(const std::string& path) {
   if (pugi::xml_node o = root.child("outbox")) {
     g.outbox_first_retry_seconds = o.attribute("first-retry-seconds").as_int(g.outbox_first_retry_seconds);
     g.outbox_max_attempts = o.attribute("max-attempts").as_int(g.outbox_max_attempts);
+    g.outbox_timeout_seconds = o.attribute("timeout-seconds").as_int(g.outbox_timeout_seconds);
   }
-  if (g.outbox_first_retry_seconds < 1 || g.outbox_max_attempts < 1)
-    return Status::invalid(path + ": <outbox> first-retry-seconds >= 1, max-attempts >= 1");
+  if (g.outbox_first_retry_seconds < 1 || g.outbox_max_attempts < 1 || g.outbox_timeout_seconds < 1)
+    return Status::invalid(path + ": <outbox> first-retry-seconds >= 1, max-attempts >= 1, timeout-seconds >= 1");
   if (pugi::xml_node log = root.child("log")) g.log_format = log.attribute("format").as_string("text");
   if (g.log_format != "text" && g.log_format != "json")
     return Status::invalid(path + ": <log format> must be text or json, not '" + g.log_format + "'");

@@ -3,7 +3,7 @@
 //   <edihub>
 //     <identity as2-id="EDIHUB" as4-party-id="EDIHUB" as4-party-type="" cert="certs/edihub.crt"
 //               key="certs/edihub.key"/>  (repeatable: rollover)
-//     <listen address="127.0.0.1" port="8080" path="/as2">
+//     <listen address="127.0.0.1" port="8080" path="/as2" public-url="https://gw.example/as2">
 //       <tls cert="tls.crt" key="tls.key"/>                                      (optional)
 //     </listen>
 //     <store uri="sqlite:data/edihub.db"/>
@@ -38,6 +38,7 @@ struct Gateway {
   std::string address = "127.0.0.1";
   int port = 8080;
   std::string as2_path = "/as2";
+  std::string public_url;  // <listen public-url>: our /as2 as partners reach it (async MDNs to us)
   std::string tls_cert, tls_key;  // both empty: plain HTTP
   std::string store_uri = "sqlite:data/edihub.db";
   std::string partners_dir = "partners";
@@ -55,6 +56,7 @@ struct Gateway {
   size_t max_unwrap_bytes = 1u << 30;           // being unwrapped at once, gateway-wide
   int outbox_first_retry_seconds = 5;
   int outbox_max_attempts = 12;
+  int outbox_timeout_seconds = 30;  // one delivery attempt
   std::string log_format = "text";  // or "json": one JSON object per line
   int lease_seconds = 300;
   int wait_seconds = 10;

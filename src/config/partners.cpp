@@ -216,7 +216,19 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     if (id.empty() || id.size() > 128) return Status::invalid(name + ": <as2> needs an id of 1-128 characters");
     p.as2_ids.push_back(id);
     if (Status s = endpoint(a, "as2", &p.as2_url); !s.is_ok()) return s;
-    if (a.attribute("url")) p.as2_send_id = id;
+    if (!a.attribute("url")) continue;
+    p.as2_send_id = id;
+    if (pugi::xml_attribute c = a.attribute("cipher")) {
+      static const char* const kCiphers[] = {"aes-128-cbc", "aes-192-cbc", "aes-256-cbc", "des-ede3-cbc"};
+      if (std::find(std::begin(kCiphers), std::end(kCiphers), std::string(c.as_string())) == std::end(kCiphers))
+        return Status::invalid(name + ": <as2 cipher> must be aes-128-cbc|aes-192-cbc|aes-256-cbc|des-ede3-cbc, not '" +
+                               c.as_string() + "'");
+      p.as2_cipher = c.as_string();
+    }
+    const std::string transport = a.attribute("key-transport").as_string("rsa");
+    if (transport != "rsa" && transport != "rsa-oaep")
+      return Status::invalid(name + ": <as2 key-transport> must be rsa|rsa-oaep, not '" + transport + "'");
+    p.as2_rsa_oaep = transport == "rsa-oaep";
   }
   for (pugi::xml_node a : root.children("as4")) {
     std::string id = a.attribute("party-id").as_string();

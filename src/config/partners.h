@@ -6,6 +6,11 @@
 //     <edifact id="5412345000013" qualifier="14"/>   (repeatable; qualifier optional)
 //     <retention days="30"/>
 //     <as2 id="ACMESUPPLY"/>                          (repeatable)
+//     <as2 id="ACMESUPPLY" url="https://as2.acme.example/as2"
+//          cipher="aes-256-cbc" key-transport="rsa"/>  (the one edihub sends to; rsa-oaep too)
+//     <as4 party-id="acme" type="..." url="..."/>     (repeatable; one with a url)
+//     <acknowledgments via="as2" x12="auto" ta1="on-error" contrl="requested" mdn="sync"/>
+//                     (via as2, as4, dir (with dir="...") or none)
 //     <certificate use="signing" file="certs/acme.crt"/>    (repeatable: rollover)
 //     <certificate use="encryption" file="certs/acme.crt"/>
 //     <security require-signature="true" require-encryption="true"/>
@@ -48,6 +53,8 @@ struct Partner {
   // Where edihub sends to this partner: <as2 id url>, <as4 party-id type url>.
   std::string as2_url;                 // empty: no AS2 endpoint
   std::string as2_send_id;             // the AS2-To of what we send (the <as2> with the url)
+  std::string as2_cipher = "aes-256-cbc";  // <as2 cipher>: aes-{128,192,256}-cbc or des-ede3-cbc
+  bool as2_rsa_oaep = false;           // <as2 key-transport="rsa-oaep">; default "rsa" (PKCS#1 v1.5)
   std::string as4_url;                 // empty: no AS4 endpoint
   std::string as4_send_party, as4_send_party_type;
 

@@ -7,6 +7,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/rsa.h>
 #include <openssl/x509.h>
 #include <zlib.h>
 
@@ -187,6 +188,30 @@ Result<std::string> decompress(std::string_view der, Lease& lease) {
   if (!out.is_ok() && out.status().kind() == Status::Kind::Invalid)
     return Status::invalid("decompression-failed: " + out.status().message());
   return out;
+}
+
+Result<std::string> encrypt(std::string_view content, const Certificate& recipient, std::string_view cipher,
+                            KeyTransport transport) {
+  const EVP_CIPHER* c = EVP_get_cipherbyname(std::string(cipher).c_str());
+  if (c == nullptr) return Status::invalid("unknown cipher '" + std::string(cipher) + "'");
+  const unsigned flags = CMS_BINARY | CMS_PARTIAL;
+  CmsPtr cms(CMS_encrypt(nullptr, nullptr, c, flags), CMS_ContentInfo_free);
+  if (!cms) return Status::invalid("encryption failed: " + openssl_errors());
+  const unsigned key_flags = transport == KeyTransport::RsaOaep ? CMS_KEY_PARAM : 0;
+  CMS_RecipientInfo* ri = CMS_add1_recipient_cert(cms.get(), recipient.get(), key_flags);
+  if (ri == nullptr) return Status::invalid("encryption failed: " + openssl_errors());
+  if (transport == KeyTransport::RsaOaep) {
+    EVP_PKEY_CTX* ctx = CMS_RecipientInfo_get0_pkey_ctx(ri);
+    if (ctx == nullptr || EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) <= 0 ||
+        EVP_PKEY_CTX_set_rsa_oaep_md(ctx, EVP_sha256()) <= 0 || EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, EVP_sha256()) <= 0)
+      return Status::invalid("RSA-OAEP key transport failed: " + openssl_errors());
+  }
+  BioPtr data = memory_bio(content);
+  if (CMS_final(cms.get(), data.get(), nullptr, flags) != 1)
+    return Status::invalid("encryption failed: " + openssl_errors());
+  BioPtr out = output_bio();
+  if (i2d_CMS_bio(out.get(), cms.get()) != 1) return Status::invalid("encryption failed: " + openssl_errors());
+  return contents(out.get());
 }
 
 Result<std::string> sign_detached(std::string_view content, const Identity& signer, std::string_view digest) {

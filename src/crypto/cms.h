@@ -64,6 +64,18 @@ Result<Verified> verify_detached(std::string_view content, std::string_view sign
 // message's lease (see inflate.h: Transient when the gateway-wide cap is hit).
 Result<std::string> decompress(std::string_view der, Lease& lease);
 
+// How the content key is wrapped to the recipient's RSA key: PKCS#1 v1.5 is
+// what every AS2 partner reads; RSAES-OAEP (SHA-256, MGF1 SHA-256) is what
+// newer stacks require (Node refuses v1.5 decryption since CVE-2023-46809).
+enum class KeyTransport { RsaPkcs1, RsaOaep };
+
+// DER enveloped-data of `content` to `recipient` with `cipher` as OpenSSL
+// names it ("aes-256-cbc" by default; "aes-128-cbc", "des-ede3-cbc" for old
+// partners).
+Result<std::string> encrypt(std::string_view content, const Certificate& recipient,
+                            std::string_view cipher = "aes-256-cbc",
+                            KeyTransport transport = KeyTransport::RsaPkcs1);
+
 // A DER detached signature of `content` with `digest` ("sha256", "sha1" ...).
 Result<std::string> sign_detached(std::string_view content, const Identity& signer, std::string_view digest);
 

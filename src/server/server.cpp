@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "src/common/partner_text.h"
+#include "src/receivers/mdn_intake.h"
 #include "src/receivers/pipeline.h"
+#include "src/server/delivery/as2_channel.h"
 #include "src/server/http_server.h"
 #include "src/server/log_writer.h"
 
@@ -136,7 +138,11 @@ struct Server::Impl : Handler {
     std::string error;
     store::Store* store = thread_store(config.store_uri, &error);
     if (store == nullptr) return receivers::retry_later("store unavailable: " + error, Outcome::Error);
-    return with_pipeline(route(request), *store, [&](receivers::Pipeline& p) { return p.receive(request); });
+    const Route r = route(request);
+    // An async MDN for a message we sent is not a message: its own intake.
+    if (r == Route::As2 && receivers::is_mdn(request))
+      return receivers::receive_mdn(request, context, as2, *store, delivery::as2_expected_mic);
+    return with_pipeline(r, *store, [&](receivers::Pipeline& p) { return p.receive(request); });
   }
 
   void on_answered(const HttpRequest& request, const HttpAnswer& a, int64_t ms) override {

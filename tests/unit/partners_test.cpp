@@ -246,6 +246,8 @@ TEST_CASE("where acknowledgments go: the partner's endpoints and <acknowledgment
   CHECK(a->acknowledgments.via == Acks::Via::As2);  // the default, with an AS2 url
   CHECK(a->as2_url == "https://a.example/as2");
   CHECK(a->as2_send_id == "A-AS2");
+  CHECK(a->as2_cipher == "aes-256-cbc");  // what every partner reads, with RSA PKCS#1 v1.5
+  CHECK_FALSE(a->as2_rsa_oaep);
   CHECK(a->acknowledgments.x12 == Acks::X12::Auto);
   CHECK(a->acknowledgments.ta1 == Acks::Ta1::OnError);
   CHECK(a->acknowledgments.contrl == Acks::Contrl::Always);
@@ -267,6 +269,12 @@ TEST_CASE("where acknowledgments go: the partner's endpoints and <acknowledgment
   bad.write("x.xml", R"(<partner id="x"><acknowledgments via="as2"/></partner>)");
   CHECK(config::Partners::load(bad.path).status().message() ==
         bad.path + "/x.xml: <acknowledgments via=\"as2\"> needs an <as2 id url> to send to");
+  bad.write("x.xml", R"(<partner id="x"><as2 id="X" url="https://x.example/as2" cipher="rc2-40-cbc"/></partner>)");
+  CHECK(config::Partners::load(bad.path).status().message() ==
+        bad.path + "/x.xml: <as2 cipher> must be aes-128-cbc|aes-192-cbc|aes-256-cbc|des-ede3-cbc, not 'rc2-40-cbc'");
+  bad.write("x.xml", R"(<partner id="x"><as2 id="X" url="https://x.example/as2" key-transport="oaep"/></partner>)");
+  CHECK(config::Partners::load(bad.path).status().message() ==
+        bad.path + "/x.xml: <as2 key-transport> must be rsa|rsa-oaep, not 'oaep'");
   bad.write("x.xml", R"(<partner id="x"><as2 id="X" url="https://user@x.example/as2"/></partner>)");
   CHECK(config::Partners::load(bad.path).status().message().find("<as2 url> must be an http(s) URL") !=
         std::string::npos);

@@ -1,8 +1,8 @@
 #include "src/receivers/as2/mdn.h"
 
+#include "parsers/mime/transfer.h"
 #include "src/common/partner_text.h"
 
-#include <Poco/Base64Encoder.h>
 
 #include <cctype>
 #include <sstream>
@@ -40,21 +40,6 @@ bool supported_mic(const std::string& alg) {
   const std::string a = lower(alg);
   return a == "sha-256" || a == "sha256" || a == "sha1" || a == "sha-1" || a == "sha-384" || a == "sha384" ||
          a == "sha-512" || a == "sha512" || a == "sha-224" || a == "sha224" || a == "md5";
-}
-
-std::string base64_lines(const std::string& data) {
-  std::ostringstream out;
-  {
-    Poco::Base64Encoder enc(out);
-    enc.rdbuf()->setLineLength(76);
-    enc << data;
-  }
-  std::string b64 = out.str(), crlf;
-  for (char c : b64) {
-    if (c == '\n') crlf += "\r\n";
-    else if (c != '\r') crlf.push_back(c);
-  }
-  return crlf + "\r\n";
 }
 
 }  // namespace
@@ -149,7 +134,7 @@ Result<Mdn> build_mdn(const MdnContent& content, const ReceiptRequest& request, 
              "Content-Transfer-Encoding: base64\r\n"
              "Content-Disposition: attachment; filename=smime.p7s\r\n"
              "\r\n" +
-             base64_lines(signature.value()) +
+             mime::base64_encode_lines(signature.value()) +
              "--" + signed_boundary + "--\r\n";
   return mdn;
 }

@@ -1,0 +1,23 @@
+// Async MDNs partners send to /as2 for messages edihub sent them
+// (acknowledgments): recognised by their Content-Type, matched to the outbox
+// row by Original-Message-ID, their signature checked against the partner's
+// certificates and their MIC against ours; the row becomes delivered, or
+// failed with why, for the operator.
+#pragma once
+
+#include "src/receivers/as2/as2.h"
+#include "src/receivers/http.h"
+#include "src/receivers/pipeline.h"
+#include "src/store/store.h"
+
+namespace edihub::receivers {
+
+// Whether `request` is an MDN rather than a message.
+bool is_mdn(const HttpRequest& request);
+
+// Handles one async MDN; its `messages` row goes to the context's log.
+// `expected_mic` gives the MIC edihub computed for an outbox row.
+HttpAnswer receive_mdn(const HttpRequest& request, const Context& context, const as2::Settings& settings,
+                       store::Store& store, const std::function<std::string(const store::OutboxEntry&)>& expected_mic);
+
+}  // namespace edihub::receivers

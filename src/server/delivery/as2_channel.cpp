@@ -1,0 +1,121 @@
+#include "src/server/delivery/as2_channel.h"
+
+#include "parsers/mime/entity.h"
+#include "parsers/mime/transfer.h"
+#include "src/receivers/as2/partner_mdn.h"
+#include "src/receivers/http.h"
+#include "src/server/delivery/http_client.h"
+
+namespace edihub::server::delivery {
+
+namespace {
+
+Attempt failed(std::string why) { return Attempt{Attempt::Kind::Failed, "", std::move(why), std::nullopt}; }
+
+std::string quoted_id(const std::string& id) {
+  for (char c : id)
+    if (c == ' ' || c == '"' || c == '\\') return "\"" + id + "\"";
+  return id;
+}
+
+}  // namespace
+
+std::string as2_entity(const store::OutboxEntry& e) {
+  const char* type = e.item.kind == "contrl" ? "application/edifact" : "application/edi-x12";
+  return std::string("Content-Type: ") + type + "\r\nContent-Transfer-Encoding: binary\r\n\r\n" + e.item.body;
+}
+
+std::string as2_expected_mic(const store::OutboxEntry& e) {
+  return crypto::mic(as2_entity(e), "sha-256").value();
+}
+
+Result<std::pair<std::string, std::string>> build_as2(const store::OutboxEntry& e, const config::Partner& partner,
+                                                     const As2Outbound& o) {
+  if (o.settings->identities.empty()) return Status::invalid("this gateway has no identity to sign with");
+  if (partner.encryption_certificate.empty())
+    return Status::invalid("partner '" + partner.id + "' has no <certificate use=\"encryption\"> to encrypt to");
+  Result<crypto::Certificate> to = crypto::Certificate::load_pem_file(partner.encryption_certificate);
+  if (!to.is_ok()) return to.status();
+  // Signed: multipart/signed over the entity, as RFC 1847 and 4130 have it.
+  const std::string entity = as2_entity(e);
+  Result<std::string> signature = crypto::sign_detached(entity, o.settings->identities.front(), "sha256");
+  if (!signature.is_ok()) return signature.status();
+  const std::string boundary = "----=_edihub_ack_" + std::to_string(e.id);
+  const std::string signed_entity =
+      "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=sha-256; boundary=\"" +
+      boundary + "\"\r\n\r\n--" + boundary + "\r\n" + entity + "\r\n--" + boundary +
+      "\r\nContent-Type: application/pkcs7-signature; name=smime.p7s\r\nContent-Transfer-Encoding: base64\r\n"
+      "Content-Disposition: attachment; filename=smime.p7s\r\n\r\n" +
+      mime::base64_encode_lines(signature.value()) + "--" + boundary + "--\r\n";
+  // Then encrypted to the partner.
+  Result<std::string> enveloped =
+      crypto::encrypt(signed_entity, to.value(), partner.as2_cipher,
+                      partner.as2_rsa_oaep ? crypto::KeyTransport::RsaOaep : crypto::KeyTransport::RsaPkcs1);
+  if (!enveloped.is_ok()) return enveloped.status();
+  const bool async = partner.acknowledgments.mdn == config::Partner::Acknowledgments::Mdn::Async;
+  if (async && o.receipt_url.empty())
+    return Status::invalid("partner '" + partner.id +
+                           "' asks for async MDNs but this gateway has no <listen public-url> to receive them");
+  std::string headers = "AS2-Version: 1.2\r\nAS2-From: " + quoted_id(o.settings->our_as2_id) + "\r\nAS2-To: " +
+                        quoted_id(partner.as2_send_id) + "\r\nMessage-ID: " + e.item.message_id +
+                        "\r\nSubject: " + e.item.kind + " acknowledgment\r\nMIME-Version: 1.0\r\n"
+                        "Disposition-Notification-To: " + o.settings->our_as2_id +
+                        "\r\nDisposition-Notification-Options: signed-receipt-protocol=optional, pkcs7-signature; "
+                        "signed-receipt-micalg=optional, sha-256\r\n";
+  if (async) headers += "Receipt-Delivery-Option: " + o.receipt_url + "\r\n";
+  headers += "Content-Type: application/pkcs7-mime; smime-type=enveloped-data; name=\"smime.p7m\"\r\n"
+             "Content-Transfer-Encoding: binary\r\n";
+  return std::make_pair(std::move(headers), std::move(enveloped.value()));
+}
+
+Attempt deliver_as2(const store::OutboxEntry& e, const As2Outbound& o) {
+  const config::Partner* partner = o.partners->find(e.item.partner_id);
+  if (partner == nullptr) return failed("partner '" + e.item.partner_id + "' is no longer configured");
+  Attempt a;
+  std::string headers = e.prepared_headers, body = e.prepared;
+  if (body.empty()) {
+    Result<std::pair<std::string, std::string>> built = build_as2(e, *partner, o);
+    if (!built.is_ok()) return failed(built.status().message());
+    headers = built->first;
+    body = built->second;
+    a.prepared = built.value();
+  }
+  // The profile's URL now, not the one at enqueue: an operator who fixes a
+  // partner's URL and retries means the new one (same bytes, same Message-ID).
+  const std::string& url = partner->as2_url.empty() ? e.item.destination : partner->as2_url;
+  Response r = post(url, headers, body, o.options.timeout_seconds);
+  if (r.status == 0 || r.status >= 500 || r.status == 408 || r.status == 429) {
+    a.kind = Attempt::Kind::Retry;
+    a.error = r.status == 0 ? r.error : "HTTP " + std::to_string(r.status);
+    return a;
+  }
+  if (r.status >= 300) {
+    a.kind = Attempt::Kind::Failed;
+    a.error = "HTTP " + std::to_string(r.status) + " from the partner";
+    return a;
+  }
+  const bool async = partner->acknowledgments.mdn == config::Partner::Acknowledgments::Mdn::Async;
+  receivers::HttpRequest answer;
+  answer.headers = receivers::split_headers(r.headers);
+  const std::string content_type = answer.header("Content-Type");
+  if (async && !as2::looks_like_mdn(content_type, r.body)) {
+    a.kind = Attempt::Kind::Sent;  // its MDN comes to /as2
+    return a;
+  }
+  std::vector<crypto::Certificate> certs;
+  if (auto it = o.settings->signing_certificates.find(partner->id); it != o.settings->signing_certificates.end())
+    certs = it->second;
+  Result<as2::PartnerMdn> mdn = as2::read_partner_mdn(content_type, r.body, certs);
+  if (!mdn.is_ok()) {
+    a.kind = Attempt::Kind::Failed;
+    a.error = mdn.status().message();
+    return a;
+  }
+  Status v = as2::verdict(mdn.value(), e.item.message_id, as2_expected_mic(e));
+  a.kind = v.is_ok() ? Attempt::Kind::Delivered : Attempt::Kind::Failed;
+  a.error = v.message();
+  a.receipt = r.headers + "\r\n" + r.body;
+  return a;
+}
+
+}  // namespace edihub::server::delivery

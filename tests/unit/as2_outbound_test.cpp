@@ -1,0 +1,155 @@
+// What edihub sends a partner over AS2 (src/server/delivery/as2_channel.h)
+// and how it reads the partner's MDN (src/receivers/as2/partner_mdn.h), with
+// the demo certificates: acme is the partner, edihub is us.
+#include <doctest/doctest.h>
+
+#include "parsers/mime/transfer.h"
+#include "src/receivers/as2/partner_mdn.h"
+#include "src/server/delivery/as2_channel.h"
+#include "tests/unit/test_util.h"
+
+using namespace edihub;
+namespace delivery = edihub::server::delivery;
+
+namespace {
+
+crypto::Identity identity(const std::string& name) {
+  auto cert = crypto::Certificate::load_pem_file(test::source_path("partners/certs/" + name + ".crt"));
+  auto key = crypto::PrivateKey::load_pem_file(test::source_path("partners/certs/" + name + ".key"));
+  REQUIRE(cert.is_ok());
+  REQUIRE(key.is_ok());
+  return {cert.value(), key.value()};
+}
+
+store::OutboxEntry ack() {
+  store::OutboxEntry e;
+  e.id = 7;
+  e.item.partner_id = "acme";
+  e.item.kind = "997";
+  e.item.channel = "as2";
+  e.item.message_id = "<ack-997-x12-7.acme@edihub>";
+  e.item.body = "ISA*00*...~\nST*997*0001~\nSE*2*0001~\n";
+  return e;
+}
+
+bool contains(const std::string& haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// The parts of a multipart/signed entity with this boundary.
+std::vector<std::string_view> signed_parts(const std::string& entity, const std::string& boundary) {
+  std::vector<std::string_view> parts;
+  std::string_view body(entity);
+  body.remove_prefix(entity.find("\r\n\r\n") + 4);
+  REQUIRE_FALSE(mime::split_multipart(body, boundary, &parts));
+  return parts;
+}
+
+// A signed MDN from acme: the report signed, with `tail` appended after signing.
+std::string signed_mdn(const std::string& report, const std::string& tail = "") {
+  auto sig = crypto::sign_detached(report, identity("acme"), "sha256");
+  REQUIRE(sig.is_ok());
+  return "--b1\r\n" + report + tail + "\r\n--b1\r\nContent-Type: application/pkcs7-signature\r\n"
+         "Content-Transfer-Encoding: base64\r\n\r\n" + mime::base64_encode_lines(sig.value()) + "--b1--\r\n";
+}
+
+const char* kSignedType = "multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=sha-256; boundary=b1";
+
+std::string report(const std::string& mic, const std::string& disposition = "automatic-action/MDN-sent-automatically; processed") {
+  return "Content-Type: multipart/report; report-type=disposition-notification; boundary=b2\r\n\r\n"
+         "--b2\r\nContent-Type: text/plain\r\n\r\nreceived\r\n--b2\r\n"
+         "Content-Type: message/disposition-notification\r\n\r\n"
+         "Original-Message-ID: <ack-997-x12-7.acme@edihub>\r\nDisposition: " + disposition +
+         "\r\nReceived-content-MIC: " + mic + ", sha256\r\n\r\n--b2--\r\n";
+}
+
+}  // namespace
+
+TEST_CASE("an acknowledgment to a partner: signed by us over the entity, encrypted to the partner as its profile says") {
+  config::Partner partner;
+  partner.id = "acme";
+  partner.as2_send_id = "ACME SUPPLY";  // a space: quoted in AS2-To
+  partner.encryption_certificate = test::source_path("partners/certs/acme.crt");
+  as2::Settings settings;
+  settings.our_as2_id = "EDIHUB";
+  settings.identities.push_back(identity("edihub"));
+  delivery::As2Outbound out;
+  out.settings = &settings;
+  const store::OutboxEntry e = ack();
+  for (bool oaep : {false, true}) {
+    CAPTURE(oaep);
+    partner.as2_rsa_oaep = oaep;
+    auto built = delivery::build_as2(e, partner, out);
+    REQUIRE_MESSAGE(built.is_ok(), built.status().message());
+    const std::string& headers = built->first;
+    CHECK(contains(headers, "Message-ID: <ack-997-x12-7.acme@edihub>\r\n"));
+    CHECK(contains(headers, "AS2-To: \"ACME SUPPLY\"\r\n"));
+    CHECK(contains(headers, "AS2-From: EDIHUB\r\n"));
+    CHECK_FALSE(contains(headers, "Receipt-Delivery-Option"));  // sync by default
+    // The key transport OID in the DER: rsaEncryption or id-RSAES-OAEP.
+    const std::string rsa("\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x01\x01", 11);
+    const std::string rsaes_oaep("\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x01\x07", 11);
+    CHECK(contains(built->second, oaep ? rsaes_oaep : rsa));
+    CHECK_FALSE(contains(built->second, oaep ? rsa : rsaes_oaep));
+    // The partner decrypts it; the first part is the entity whose MIC it returns, signed by us.
+    auto plain = crypto::decrypt(built->second, {identity("acme")});
+    REQUIRE_MESSAGE(plain.is_ok(), plain.status().message());
+    auto parts = signed_parts(plain.value(), "----=_edihub_ack_7");
+    REQUIRE(parts.size() == 2);
+    CHECK(parts[0] == delivery::as2_entity(e));
+    CHECK(delivery::as2_entity(e) == "Content-Type: application/edi-x12\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
+                                         e.item.body);
+    mime::Entity sig;
+    REQUIRE_FALSE(mime::parse_entity(parts[1], &sig));
+    std::string der;
+    REQUIRE_FALSE(mime::decode_body(sig, &der));
+    auto v = crypto::verify_detached(parts[0], der, {identity("edihub").certificate});
+    CHECK_MESSAGE(v.is_ok(), v.status().message());
+  }
+  partner.encryption_certificate.clear();
+  CHECK(delivery::build_as2(e, partner, out).status().message() ==
+        "partner 'acme' has no <certificate use=\"encryption\"> to encrypt to");
+  partner.encryption_certificate = test::source_path("partners/certs/acme.crt");
+  partner.acknowledgments.mdn = config::Partner::Acknowledgments::Mdn::Async;
+  CHECK(contains(delivery::build_as2(e, partner, out).status().message(), "no <listen public-url>"));
+  out.receipt_url = "https://gw.example/as2";
+  auto async = delivery::build_as2(e, partner, out);
+  REQUIRE(async.is_ok());
+  CHECK(contains(async->first, "Receipt-Delivery-Option: https://gw.example/as2\r\n"));
+}
+
+TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our message") {
+  const std::vector<crypto::Certificate> acme{identity("acme").certificate};
+  const std::string mic = delivery::as2_expected_mic(ack());
+  auto mdn = as2::read_partner_mdn(kSignedType, signed_mdn(report(mic)), acme);
+  REQUIRE_MESSAGE(mdn.is_ok(), mdn.status().message());
+  CHECK(mdn->signed_);
+  CHECK(mdn->original_message_id == "<ack-997-x12-7.acme@edihub>");
+  CHECK(as2::verdict(mdn.value(), "<ack-997-x12-7.acme@edihub>", mic).is_ok());
+  CHECK(contains(as2::verdict(mdn.value(), "<ack-997-x12-7.acme@edihub>", "AAAA").message(), "Received-Content-MIC"));
+  CHECK(contains(as2::verdict(mdn.value(), "<another@edihub>", mic).message(), "answers <ack-997-x12-7.acme@edihub>"));
+
+  SUBCASE("a CRLF sent after the signed report (libas2) is not part of what was signed") {
+    CHECK(as2::read_partner_mdn(kSignedType, signed_mdn(report(mic), "\r\n"), acme).is_ok());
+  }
+  SUBCASE("anything else after signing is a bad signature") {
+    CHECK(contains(as2::read_partner_mdn(kSignedType, signed_mdn(report(mic), "x\r\n"), acme).status().message(),
+                   "the MDN's signature"));
+    std::string altered = signed_mdn(report(mic));
+    altered.replace(altered.find("processed"), 9, "PROCESSED");
+    CHECK(contains(as2::read_partner_mdn(kSignedType, altered, acme).status().message(), "the MDN's signature"));
+  }
+  SUBCASE("signed by someone else") {
+    CHECK(contains(as2::read_partner_mdn(kSignedType, signed_mdn(report(mic)), {identity("edihub").certificate})
+                       .status()
+                       .message(),
+                   "the MDN's signature"));
+  }
+  SUBCASE("an error disposition fails with its words") {
+    auto failed = as2::read_partner_mdn(
+        kSignedType, signed_mdn(report(mic, "automatic-action/MDN-sent-automatically; processed/error: decryption-failed")),
+        acme);
+    REQUIRE(failed.is_ok());
+    CHECK(contains(as2::verdict(failed.value(), "<ack-997-x12-7.acme@edihub>", mic).message(), "decryption-failed"));
+  }
+}
