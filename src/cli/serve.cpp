@@ -76,16 +76,19 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   delivery_options.first_retry_ms = gw.outbox_first_retry_seconds * 1000LL;
   delivery_options.max_attempts = gw.outbox_max_attempts;
   delivery_options.timeout_seconds = gw.outbox_timeout_seconds;
+  delivery_options.workers = gw.outbox_workers;
   delivery_options.json_log = gw.log_format == "json";
   const server::delivery::ChannelOptions channel_options{delivery_options.timeout_seconds};
   const server::delivery::As2Outbound as2_outbound{&as2_settings.value(), &partners.value(), gw.public_url,
                                                    channel_options};
   server::OutboxDelivery delivery(
       gw.store_uri, delivery_options,
-      {{"http", [&](const store::OutboxEntry& e) { return server::delivery::deliver_http(e, channel_options); }},
-       {"webhook", [&](const store::OutboxEntry& e) { return server::delivery::deliver_webhook(e, channel_options); }},
-       {"dir", [](const store::OutboxEntry& e) { return server::delivery::deliver_dir(e); }},
-       {"as2", [&](const store::OutboxEntry& e) { return server::delivery::deliver_as2(e, as2_outbound); }}});
+      {{"http", {{}, [&](const store::OutboxEntry& e) { return server::delivery::deliver_http(e, channel_options); }}},
+       {"webhook",
+        {{}, [&](const store::OutboxEntry& e) { return server::delivery::deliver_webhook(e, channel_options); }}},
+       {"dir", {{}, [](const store::OutboxEntry& e) { return server::delivery::deliver_dir(e); }}},
+       {"as2", {[&](const store::OutboxEntry& e) { return server::delivery::prepare_as2(e, as2_outbound); },
+                [&](const store::OutboxEntry& e) { return server::delivery::deliver_as2(e, as2_outbound); }}}});
 
   gate::GateOptions gate_options;
   gate_options.lease_ms = gw.lease_seconds * 1000LL;

@@ -81,9 +81,12 @@ Result<Gateway> Gateway::load(const std::string& path) {
     g.outbox_first_retry_seconds = o.attribute("first-retry-seconds").as_int(g.outbox_first_retry_seconds);
     g.outbox_max_attempts = o.attribute("max-attempts").as_int(g.outbox_max_attempts);
     g.outbox_timeout_seconds = o.attribute("timeout-seconds").as_int(g.outbox_timeout_seconds);
+    g.outbox_workers = o.attribute("workers").as_int(g.outbox_workers);
   }
-  if (g.outbox_first_retry_seconds < 1 || g.outbox_max_attempts < 1 || g.outbox_timeout_seconds < 1)
-    return Status::invalid(path + ": <outbox> first-retry-seconds >= 1, max-attempts >= 1, timeout-seconds >= 1");
+  if (g.outbox_first_retry_seconds < 1 || g.outbox_max_attempts < 1 || g.outbox_timeout_seconds < 1 ||
+      g.outbox_workers < 1 || g.outbox_workers > 64)
+    return Status::invalid(path + ": <outbox> first-retry-seconds >= 1, max-attempts >= 1, timeout-seconds >= 1, "
+                                  "workers 1-64");
   if (pugi::xml_node log = root.child("log")) g.log_format = log.attribute("format").as_string("text");
   if (g.log_format != "text" && g.log_format != "json")
     return Status::invalid(path + ": <log format> must be text or json, not '" + g.log_format + "'");

@@ -13,7 +13,7 @@
 //             request-timeout-seconds="120" max-connections="512" max-connections-per-client="64"
 //             max-buffered-bytes="536870912" max-message-unwrap-bytes="104857600"
 //             max-unwrap-bytes="1073741824"/>
-//     <outbox first-retry-seconds="5" max-attempts="12"/>  (async MDN delivery)
+//     <outbox first-retry-seconds="5" max-attempts="12" timeout-seconds="30" workers="4"/>
 //     <gate lease-seconds="300" wait-seconds="10"/>
 //     <log format="text|json"/>   (a crashed worker's keys are taken
 //                                                      over after the lease)
@@ -57,6 +57,7 @@ struct Gateway {
   int outbox_first_retry_seconds = 5;
   int outbox_max_attempts = 12;
   int outbox_timeout_seconds = 30;  // one delivery attempt
+  int outbox_workers = 4;           // rows delivered at once (each its own store connection)
   std::string log_format = "text";  // or "json": one JSON object per line
   int lease_seconds = 300;
   int wait_seconds = 10;

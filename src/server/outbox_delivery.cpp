@@ -20,7 +20,9 @@ OutboxDelivery::OutboxDelivery(std::string store_uri, DeliveryOptions options,
 
 OutboxDelivery::~OutboxDelivery() { stop(); }
 
-void OutboxDelivery::start() { thread_ = std::thread([this] { run(); }); }
+void OutboxDelivery::start() {
+  for (int i = 0; i < std::max(1, options_.workers); ++i) threads_.emplace_back([this] { run(); });
+}
 
 void OutboxDelivery::stop() {
   {
@@ -28,13 +30,15 @@ void OutboxDelivery::stop() {
     stopping_ = true;
   }
   cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  for (std::thread& t : threads_)
+    if (t.joinable()) t.join();
+  threads_.clear();
 }
 
 void OutboxDelivery::wake() {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    woken_ = true;
+    ++wakes_;
   }
   cv_.notify_all();
 }
@@ -69,11 +73,6 @@ void OutboxDelivery::record(store::Store& store, const store::OutboxEntry& e, co
   using Kind = delivery::Attempt::Kind;
   const int64_t attempts = e.attempts + 1;
   const std::string id = std::to_string(e.id);
-  if (a.prepared) {
-    // Kept before anything else: every retry sends these same bytes.
-    if (Status s = store.outbox_prepared(e.id, a.prepared->first, a.prepared->second); !s.is_ok())
-      log_error("outbox item " + id + ": the message built could not be kept: " + s.message());
-  }
   Status s;
   if (a.kind == Kind::Delivered) {
     // If this write fails the row is sent again after its lease, with the
@@ -94,6 +93,29 @@ void OutboxDelivery::record(store::Store& store, const store::OutboxEntry& e, co
   if (!s.is_ok()) log_error("outbox item " + id + ": the attempt could not be recorded: " + s.message());
 }
 
+void OutboxDelivery::deliver(store::Store& store, store::OutboxEntry e) {
+  using Kind = delivery::Attempt::Kind;
+  auto channel = channels_.find(e.item.channel);
+  if (channel == channels_.end()) {
+    record(store, e, {Kind::Failed, "", "no '" + e.item.channel + "' channel in this gateway"});
+    return;
+  }
+  if (channel->second.prepare && e.prepared.empty()) {
+    Result<delivery::Prepared> built = channel->second.prepare(e);
+    if (!built.is_ok()) {
+      record(store, e, {Kind::Failed, "", built.status().message()});
+      return;
+    }
+    if (Status kept = store.outbox_prepared(e.id, built->headers, built->body); !kept.is_ok()) {
+      record(store, e, {Kind::Retry, "", "the message built could not be kept: " + kept.message()});
+      return;
+    }
+    e.prepared_headers = std::move(built->headers);
+    e.prepared = std::move(built->body);
+  }
+  record(store, e, channel->second.send(e));
+}
+
 void OutboxDelivery::run() {
   auto opened = store::open_store(store_uri_);
   if (!opened.is_ok()) {
@@ -102,23 +124,24 @@ void OutboxDelivery::run() {
   }
   store::Store& store = *opened.value();
   while (true) {
-    // The lease outlasts one attempt: a row is never sent twice at once.
-    auto due = store.due_outbox(16, int64_t{options_.timeout_seconds + 30} * 1000);
-    if (due.is_ok()) {
-      for (const store::OutboxEntry& e : due.value()) {
-        auto channel = channels_.find(e.item.channel);
-        const delivery::Attempt a = channel == channels_.end()
-                                        ? delivery::Attempt{delivery::Attempt::Kind::Failed, "",
-                                                            "no '" + e.item.channel + "' channel in this gateway",
-                                                            std::nullopt}
-                                        : channel->second(e);
-        record(store, e, a);
-      }
+    uint64_t seen = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) return;
+      seen = wakes_;
     }
+    // One row at a time, leased for one attempt and a margin: no other
+    // worker or node sends it meanwhile, and a crashed worker's row is
+    // taken again soon after.
+    auto due = store.due_outbox(1, (int64_t{options_.timeout_seconds} + 10) * 1000);
+    if (due.is_ok() && !due->empty()) {
+      deliver(store, std::move(due->front()));
+      continue;
+    }
+    if (!due.is_ok()) log_error("outbox delivery: " + due.status().message());
     std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms), [&] { return stopping_ || woken_; });
-    if (stopping_) return;
-    woken_ = false;
+    // Every worker wakes for something new (a generation, not a flag one of them would reset).
+    cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms), [&] { return stopping_ || wakes_ != seen; });
   }
 }
 

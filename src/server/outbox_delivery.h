@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "src/server/delivery/channels.h"
 #include "src/store/store.h"
@@ -23,14 +24,20 @@ struct DeliveryOptions {
   int64_t max_retry_ms = 3600 * 1000;  // ... up to this
   int max_attempts = 12;               // then the item is failed, for the operator
   int timeout_seconds = 30;
+  int workers = 4;                     // threads, each leasing one row at a time
   int64_t poll_ms = 1000;              // new items also wake the worker at once
   bool json_log = false;               // log lines as JSON objects (<log format="json">)
 };
 
 class OutboxDelivery {
  public:
-  // One attempt of a row on its channel.
-  using Channel = std::function<delivery::Attempt(const store::OutboxEntry&)>;
+  // A way out. `prepare` (may be empty) builds the message once; it is kept
+  // in the row before `send` makes the first attempt, so a crash between the
+  // two cannot send a second, different message under the same identity.
+  struct Channel {
+    std::function<Result<delivery::Prepared>(const store::OutboxEntry&)> prepare;
+    std::function<delivery::Attempt(const store::OutboxEntry&)> send;
+  };
 
   // `channels` by name (http, dir, webhook, as2, as4); a row on a channel
   // this worker lacks fails with that said.
@@ -43,6 +50,8 @@ class OutboxDelivery {
 
  private:
   void run();
+  // One leased row: prepared (once), sent, recorded.
+  void deliver(store::Store& store, store::OutboxEntry e);
   // Records the attempt's result on the row.
   void record(store::Store& store, const store::OutboxEntry& e, const delivery::Attempt& a);
   void log(const store::OutboxEntry& e, const std::string& state, const std::string& error, int64_t attempts,
@@ -51,10 +60,11 @@ class OutboxDelivery {
   std::string store_uri_;
   DeliveryOptions options_;
   std::map<std::string, Channel> channels_;
-  std::thread thread_;
+  std::vector<std::thread> threads_;
   std::mutex mu_;
   std::condition_variable cv_;
-  bool stopping_ = false, woken_ = false;
+  bool stopping_ = false;
+  uint64_t wakes_ = 0;  // wake() calls so far
 };
 
 

@@ -81,7 +81,7 @@ TEST_CASE("an acknowledgment to a partner: signed by us over the entity, encrypt
     partner.as2_rsa_oaep = oaep;
     auto built = delivery::build_as2(e, partner, out);
     REQUIRE_MESSAGE(built.is_ok(), built.status().message());
-    const std::string& headers = built->first;
+    const std::string& headers = built->headers;
     CHECK(contains(headers, "Message-ID: <ack-997-x12-7.acme@edihub>\r\n"));
     CHECK(contains(headers, "AS2-To: \"ACME SUPPLY\"\r\n"));
     CHECK(contains(headers, "AS2-From: EDIHUB\r\n"));
@@ -89,10 +89,10 @@ TEST_CASE("an acknowledgment to a partner: signed by us over the entity, encrypt
     // The key transport OID in the DER: rsaEncryption or id-RSAES-OAEP.
     const std::string rsa("\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x01\x01", 11);
     const std::string rsaes_oaep("\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x01\x07", 11);
-    CHECK(contains(built->second, oaep ? rsaes_oaep : rsa));
-    CHECK_FALSE(contains(built->second, oaep ? rsa : rsaes_oaep));
+    CHECK(contains(built->body, oaep ? rsaes_oaep : rsa));
+    CHECK_FALSE(contains(built->body, oaep ? rsa : rsaes_oaep));
     // The partner decrypts it; the first part is the entity whose MIC it returns, signed by us.
-    auto plain = crypto::decrypt(built->second, {identity("acme")});
+    auto plain = crypto::decrypt(built->body, {identity("acme")});
     REQUIRE_MESSAGE(plain.is_ok(), plain.status().message());
     auto parts = signed_parts(plain.value(), "----=_edihub_ack_7");
     REQUIRE(parts.size() == 2);
@@ -115,7 +115,7 @@ TEST_CASE("an acknowledgment to a partner: signed by us over the entity, encrypt
   out.receipt_url = "https://gw.example/as2";
   auto async = delivery::build_as2(e, partner, out);
   REQUIRE(async.is_ok());
-  CHECK(contains(async->first, "Receipt-Delivery-Option: https://gw.example/as2\r\n"));
+  CHECK(contains(async->headers, "Receipt-Delivery-Option: https://gw.example/as2\r\n"));
 }
 
 TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our message") {

@@ -10,7 +10,7 @@ namespace edihub::server::delivery {
 
 namespace {
 
-Attempt failed(std::string why) { return Attempt{Attempt::Kind::Failed, "", std::move(why), std::nullopt}; }
+Attempt failed(std::string why) { return Attempt{Attempt::Kind::Failed, "", std::move(why)}; }
 
 std::string quoted_id(const std::string& id) {
   for (char c : id)
@@ -29,7 +29,7 @@ std::string as2_expected_mic(const store::OutboxEntry& e) {
   return crypto::mic(as2_entity(e), "sha-256").value();
 }
 
-Result<std::pair<std::string, std::string>> build_as2(const store::OutboxEntry& e, const config::Partner& partner,
+Result<Prepared> build_as2(const store::OutboxEntry& e, const config::Partner& partner,
                                                      const As2Outbound& o) {
   if (o.settings->identities.empty()) return Status::invalid("this gateway has no identity to sign with");
   if (partner.encryption_certificate.empty())
@@ -65,25 +65,24 @@ Result<std::pair<std::string, std::string>> build_as2(const store::OutboxEntry& 
   if (async) headers += "Receipt-Delivery-Option: " + o.receipt_url + "\r\n";
   headers += "Content-Type: application/pkcs7-mime; smime-type=enveloped-data; name=\"smime.p7m\"\r\n"
              "Content-Transfer-Encoding: binary\r\n";
-  return std::make_pair(std::move(headers), std::move(enveloped.value()));
+  return Prepared{std::move(headers), std::move(enveloped.value())};
+}
+
+Result<Prepared> prepare_as2(const store::OutboxEntry& e, const As2Outbound& o) {
+  const config::Partner* partner = o.partners->find(e.item.partner_id);
+  if (partner == nullptr) return Status::invalid("partner '" + e.item.partner_id + "' is no longer configured");
+  return build_as2(e, *partner, o);
 }
 
 Attempt deliver_as2(const store::OutboxEntry& e, const As2Outbound& o) {
   const config::Partner* partner = o.partners->find(e.item.partner_id);
   if (partner == nullptr) return failed("partner '" + e.item.partner_id + "' is no longer configured");
+  if (e.prepared.empty()) return failed("the AS2 message was not prepared");
   Attempt a;
-  std::string headers = e.prepared_headers, body = e.prepared;
-  if (body.empty()) {
-    Result<std::pair<std::string, std::string>> built = build_as2(e, *partner, o);
-    if (!built.is_ok()) return failed(built.status().message());
-    headers = built->first;
-    body = built->second;
-    a.prepared = built.value();
-  }
   // The profile's URL now, not the one at enqueue: an operator who fixes a
   // partner's URL and retries means the new one (same bytes, same Message-ID).
   const std::string& url = partner->as2_url.empty() ? e.item.destination : partner->as2_url;
-  Response r = post(url, headers, body, o.options.timeout_seconds);
+  Response r = post(url, e.prepared_headers, e.prepared, o.options.timeout_seconds);
   if (r.status == 0 || r.status >= 500 || r.status == 408 || r.status == 429) {
     a.kind = Attempt::Kind::Retry;
     a.error = r.status == 0 ? r.error : "HTTP " + std::to_string(r.status);

@@ -28,9 +28,11 @@ std::string as2_entity(const store::OutboxEntry& e);
 std::string as2_expected_mic(const store::OutboxEntry& e);
 
 // The HTTP header lines and body of the AS2 message for a row.
-Result<std::pair<std::string, std::string>> build_as2(const store::OutboxEntry& e, const config::Partner& partner,
-                                                     const As2Outbound& o);
-
+Result<Prepared> build_as2(const store::OutboxEntry& e, const config::Partner& partner, const As2Outbound& o);
+// The same for the row's partner as configured now (the outbox's prepare step).
+Result<Prepared> prepare_as2(const store::OutboxEntry& e, const As2Outbound& o);
+// One attempt with the prepared message: posted to the partner's <as2 url>,
+// its sync MDN judged, or Sent when the MDN comes async.
 Attempt deliver_as2(const store::OutboxEntry& e, const As2Outbound& o);
 
 }  // namespace edihub::server::delivery

@@ -14,8 +14,8 @@ namespace edihub::server::delivery {
 
 namespace {
 
-Attempt retry(std::string why) { return Attempt{Attempt::Kind::Retry, "", std::move(why), std::nullopt}; }
-Attempt failed(std::string why) { return Attempt{Attempt::Kind::Failed, "", std::move(why), std::nullopt}; }
+Attempt retry(std::string why) { return Attempt{Attempt::Kind::Retry, "", std::move(why)}; }
+Attempt failed(std::string why) { return Attempt{Attempt::Kind::Failed, "", std::move(why)}; }
 
 std::string status_text(const Response& r) {
   return r.status == 0 ? r.error : "HTTP " + std::to_string(r.status);
@@ -25,14 +25,14 @@ std::string status_text(const Response& r) {
 
 Attempt deliver_http(const store::OutboxEntry& e, const ChannelOptions& o) {
   Response r = post(e.item.destination, e.item.headers, e.item.body, o.timeout_seconds);
-  if (r.status >= 200 && r.status < 300) return Attempt{Attempt::Kind::Delivered, r.body, "", std::nullopt};
+  if (r.status >= 200 && r.status < 300) return Attempt{Attempt::Kind::Delivered, r.body, ""};
   return retry(status_text(r));
 }
 
 Attempt deliver_webhook(const store::OutboxEntry& e, const ChannelOptions& o) {
   const std::string headers = "Content-Type: application/json\r\nIdempotency-Key: " + e.item.message_id + "\r\n";
   Response r = post(e.item.destination, headers, e.item.body, o.timeout_seconds);
-  if (r.status >= 200 && r.status < 300) return Attempt{Attempt::Kind::Delivered, r.body, "", std::nullopt};
+  if (r.status >= 200 && r.status < 300) return Attempt{Attempt::Kind::Delivered, r.body, ""};
   if (r.status >= 400 && r.status < 500 && r.status != 408 && r.status != 429)
     return failed(status_text(r) + " (the receiver refuses it: retrying would not help)");
   return retry(status_text(r));
@@ -74,7 +74,7 @@ Attempt deliver_dir(const store::OutboxEntry& e) {
     ::unlink(temp.c_str());
     return retry(why);
   }
-  return Attempt{Attempt::Kind::Delivered, "", "", std::nullopt};
+  return Attempt{Attempt::Kind::Delivered, "", ""};
 }
 
 }  // namespace edihub::server::delivery

@@ -23,8 +23,12 @@ struct Attempt {
   Kind kind = Kind::Retry;
   std::string receipt;
   std::string error;
-  // The message as built by this first attempt, to be kept for every retry.
-  std::optional<std::pair<std::string, std::string>> prepared;
+};
+
+// The message a channel builds once for a row (header lines, body): kept in
+// the row before the first send, and sent as is on every retry.
+struct Prepared {
+  std::string headers, body;
 };
 
 struct ChannelOptions {
