@@ -280,6 +280,21 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     return Status::invalid(name + ": <acknowledgments via=\"as4\"> needs an <as4 party-id url> to send to");
   if (acks.via == Acks::Via::Dir && acks.dir.empty())
     return Status::invalid(name + ": <acknowledgments via=\"dir\"> needs a dir attribute");
+  if (pugi::xml_node d = root.child("documents")) {
+    // Booked documents on to the back office: one way, a webhook or a directory.
+    const std::string url = d.attribute("webhook").as_string(), dir = d.attribute("dir").as_string();
+    if (url.empty() == dir.empty())
+      return Status::invalid(name + ": <documents> needs either a webhook URL or a dir");
+    if (!url.empty()) {
+      Result<MdnUrl> parsed = parse_mdn_url(url, false);
+      if (!parsed.is_ok())
+        return Status::invalid(name + ": <documents webhook> must be an http(s) URL, not '" + url +
+                               "': " + parsed.status().message());
+      p.documents = {Partner::Documents::Via::Webhook, url};
+    } else {
+      p.documents = {Partner::Documents::Via::Dir, resolve(dir)};
+    }
+  }
   for (pugi::xml_node c : root.children("certificate")) {
     std::string use = c.attribute("use").as_string(), f = c.attribute("file").as_string();
     if (f.empty()) return Status::invalid(name + ": <certificate> needs a file attribute");

@@ -11,6 +11,7 @@
 //     <as4 party-id="acme" type="..." url="..."/>     (repeatable; one with a url)
 //     <acknowledgments via="as2" x12="auto" ta1="on-error" contrl="requested" mdn="sync"/>
 //                     (via as2, as4, dir (with dir="...") or none)
+//     <documents webhook="https://erp.example/edi"/>  (or dir="PATH": booked documents as JSON)
 //     <certificate use="signing" file="certs/acme.crt"/>    (repeatable: rollover)
 //     <certificate use="encryption" file="certs/acme.crt"/>
 //     <security require-signature="true" require-encryption="true"/>
@@ -57,6 +58,14 @@ struct Partner {
   bool as2_rsa_oaep = false;           // <as2 key-transport="rsa-oaep">; default "rsa" (PKCS#1 v1.5)
   std::string as4_url;                 // empty: no AS4 endpoint
   std::string as4_send_party, as4_send_party_type;
+
+  // <documents webhook="URL"/> or <documents dir="PATH"/>: every booked
+  // document version (JSON) goes on to the back office that way.
+  struct Documents {
+    enum class Via { None, Webhook, Dir };
+    Via via = Via::None;
+    std::string target;  // the URL, or the resolved directory
+  } documents;
 
   // <acknowledgments via dir x12 ta1 contrl mdn>: which functional
   // acknowledgments go back, and how.

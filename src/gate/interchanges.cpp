@@ -2,6 +2,7 @@
 
 #include "src/crypto/digest.h"
 #include "src/gate/claim.h"
+#include "src/gate/document_event.h"
 #include "src/gate/receipt_policy.h"
 
 namespace edihub::gate {
@@ -58,8 +59,13 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
       if (!applied.is_ok()) return applied.status();
       if (applied.value() == store::Applied::IgnoredOlder) {
         *notes += (notes->empty() ? "" : "; ") + number_of(doc) + ": an older version than the one booked, ignored";
-      } else {
-        ++*booked;
+        continue;
+      }
+      ++*booked;
+      // Announced to the back office in this transaction: never lost, never twice.
+      if (w.partner->documents.via != config::Partner::Documents::Via::None) {
+        Status queued = tx.enqueue(document_event(*w.partner, doc, applied.value(), w.key->message_id));
+        if (!queued.is_ok()) return queued;
       }
     }
     s.state = store::KeyState::Completed;

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "src/gate/document_event.h"
 #include "src/gate/pass.h"
 #include "tests/unit/temp_db.h"
 
@@ -328,4 +329,24 @@ TEST_CASE("concurrent duplicates of a new key: one effect, one receipt for all")
   CHECK(processed == 1);
   CHECK(b.runs == 1);
   CHECK(invoices(*db.open()) == 1);
+}
+
+TEST_CASE("a booked document's event for the back office: its version key and JSON, exactly") {
+  business::ShipmentNotice sn;
+  sn.document_number = "ASN-1";
+  sn.purpose = business::Purpose::Replace;
+  sn.document_date = "20261201";
+  sn.ship_to = "DC-7";
+  sn.lines.push_back({1, "0123", "UP", "", "2.5", "EA", "PO-9"});
+  const gate::Document doc = sn;
+  CHECK(gate::document_version_key("acme", doc) == "shipment-notice:acme:ASN-1:20261201:replace");
+  CHECK(gate::document_json("acme", doc, Applied::Replaced, "x12:ACMESUPPLY:000000101") ==
+        R"({"event":"shipment_notice","id":"shipment-notice:acme:ASN-1:20261201:replace","partner":"acme",)"
+        R"("applied":"replaced","source":"x12:ACMESUPPLY:000000101","document":{"number":"ASN-1","purpose":"replace",)"
+        R"("document_date":"20261201","ship_to":"DC-7","lines":[{"line_number":1,"item_id":"0123","item_id_type":"UP",)"
+        R"("quantity":"2.5","unit":"EA","order_number":"PO-9"}]}})");
+  // The key becomes an Idempotency-Key header: a partner's line break cannot end it.
+  sn.document_number = "ASN\r\nX-Injected: 1";
+  CHECK(gate::document_version_key("acme", gate::Document{sn}) ==
+        "shipment-notice:acme:ASN\\x0D\\x0AX-Injected: 1:20261201:replace");
 }

@@ -239,6 +239,8 @@ TEST_CASE("where acknowledgments go: the partner's endpoints and <acknowledgment
                         <acknowledgments x12="999" ta1="requested" contrl="never" mdn="async"/></partner>)");
   d.write("c.xml", R"(<partner id="c"><x12 qualifier="ZZ" id="C"/><acknowledgments via="dir" dir="out"/></partner>)");
   d.write("e.xml", R"(<partner id="e"><x12 qualifier="ZZ" id="E"/></partner>)");
+  d.write("f.xml", R"(<partner id="f"><x12 qualifier="ZZ" id="F"/><documents webhook="https://erp.example/edi"/></partner>)");
+  d.write("g.xml", R"(<partner id="g"><x12 qualifier="ZZ" id="G"/><documents dir="to-erp"/></partner>)");
   auto p = config::Partners::load(d.path);
   REQUIRE_MESSAGE(p.is_ok(), p.status().message());
   using Acks = config::Partner::Acknowledgments;
@@ -261,8 +263,20 @@ TEST_CASE("where acknowledgments go: the partner's endpoints and <acknowledgment
   CHECK(p->find("c")->acknowledgments.via == Acks::Via::Dir);
   CHECK(p->find("c")->acknowledgments.dir == d.path + "/out");
   CHECK(p->find("e")->acknowledgments.via == Acks::Via::None);  // nowhere to send
+  using Docs = config::Partner::Documents;
+  CHECK(p->find("e")->documents.via == Docs::Via::None);
+  CHECK(p->find("f")->documents.via == Docs::Via::Webhook);
+  CHECK(p->find("f")->documents.target == "https://erp.example/edi");
+  CHECK(p->find("g")->documents.via == Docs::Via::Dir);
+  CHECK(p->find("g")->documents.target == d.path + "/to-erp");
 
   Dir bad;
+  bad.write("x.xml", R"(<partner id="x"><documents webhook="https://erp.example/" dir="out"/></partner>)");
+  CHECK(config::Partners::load(bad.path).status().message() ==
+        bad.path + "/x.xml: <documents> needs either a webhook URL or a dir");
+  bad.write("x.xml", R"(<partner id="x"><documents webhook="ftp://erp.example/"/></partner>)");
+  CHECK(config::Partners::load(bad.path).status().message().find("<documents webhook> must be an http(s) URL") !=
+        std::string::npos);
   bad.write("x.xml", R"(<partner id="x"><acknowledgments via="ftp"/></partner>)");
   CHECK(config::Partners::load(bad.path).status().message() ==
         bad.path + "/x.xml: <acknowledgments via> must be as2|as4|dir|none, not 'ftp'");

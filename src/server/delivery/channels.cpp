@@ -42,7 +42,7 @@ std::string drop_name(const store::OutboxEntry& e) {
   std::string name;
   for (char c : e.item.message_id)
     name.push_back(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' ? c : '_');
-  return name + "." + e.item.kind;
+  return name + "." + (e.item.kind == "document" ? "json" : e.item.kind);
 }
 
 Attempt deliver_dir(const store::OutboxEntry& e) {
