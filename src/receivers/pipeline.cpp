@@ -189,7 +189,10 @@ HttpAnswer Pipeline::admit(Message& m) {
     a = p_.answer(m, r.outcome, r.receipt);
     a.detail = r.detail;
   }
-  if (!m.work.async_destination.empty() && !is_transient(r.outcome) && c_.queued) c_.queued();
+  // A settled interchange may have queued acknowledgments and document
+  // events; an async MDN is queued (or re-queued) for any final answer.
+  const bool settled = r.outcome == Outcome::Processed || r.outcome == Outcome::Rejected;
+  if (c_.queued && !is_transient(r.outcome) && (settled || !m.work.async_destination.empty())) c_.queued();
   return a;
 }
 

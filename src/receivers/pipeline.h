@@ -59,7 +59,7 @@ struct Context {
   std::string transport = "http";        // or "replay"
   std::optional<std::string> expected_partner;  // replay --partner: only this partner's messages
   bool archive = true;                   // keep the request as a capture
-  std::function<void()> queued;          // called when an async receipt was queued
+  std::function<void()> queued;          // called when something may have been queued in the outbox
 };
 
 // A received transport message as the stages fill it in.
