@@ -2,69 +2,16 @@
 
 #include <pugixml.hpp>
 
-#include <cctype>
-#include <functional>
+#include "parsers/as4/xml.h"
 
 namespace edihub::as4 {
 
-namespace {
-
-std::string_view local_name(const pugi::xml_node& n) {
-  std::string_view name = n.name();
-  size_t colon = name.find(':');
-  return colon == std::string_view::npos ? name : name.substr(colon + 1);
-}
-
-// The namespace URI of an element, from the xmlns declarations in scope.
-std::string_view namespace_of(const pugi::xml_node& n) {
-  std::string_view name = n.name();
-  size_t colon = name.find(':');
-  const std::string attr = colon == std::string_view::npos ? "xmlns" : "xmlns:" + std::string(name.substr(0, colon));
-  for (pugi::xml_node p = n; p; p = p.parent()) {
-    if (p.type() != pugi::node_element) continue;
-    if (pugi::xml_attribute a = p.attribute(attr.c_str())) return a.value();
-  }
-  return {};
-}
-
-bool is(const pugi::xml_node& n, std::string_view ns, std::string_view local) {
-  return n.type() == pugi::node_element && local_name(n) == local && namespace_of(n) == ns;
-}
-
-pugi::xml_node child(const pugi::xml_node& n, std::string_view ns, std::string_view local) {
-  for (pugi::xml_node c : n.children())
-    if (is(c, ns, local)) return c;
-  return {};
-}
-
-std::string text(const pugi::xml_node& n) {
-  std::string_view v = n.text().get();
-  while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
-  while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
-  return std::string(v);
-}
-
-// The attribute `name` regardless of its prefix (AS4 senders vary).
-std::string attribute(const pugi::xml_node& n, std::string_view name) {
-  for (pugi::xml_attribute a : n.attributes()) {
-    std::string_view an = a.name();
-    size_t colon = an.find(':');
-    if ((colon == std::string_view::npos ? an : an.substr(colon + 1)) == name) return a.value();
-  }
-  return {};
-}
-
-bool contains_doctype(std::string_view xml) {
-  for (size_t i = xml.find("<!"); i != std::string_view::npos; i = xml.find("<!", i + 2)) {
-    std::string_view rest = xml.substr(i + 2, 7);
-    std::string upper;
-    for (char c : rest) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
-    if (upper == "DOCTYPE" || upper.rfind("ENTITY", 0) == 0) return true;
-  }
-  return false;
-}
-
-}  // namespace
+using xml::attribute;
+using xml::child;
+using xml::is;
+using xml::namespace_of;
+using xml::local_name;
+using xml::text;
 
 std::string PartInfo::property(std::string_view name) const {
   for (const auto& [k, v] : properties)
@@ -90,34 +37,10 @@ Error ebms_error(std::string_view code, std::string detail) {
   return e;
 }
 
-Error parse_user_message(std::string_view xml, UserMessage* out, const Limits& limits) {
-  if (xml.size() > limits.max_bytes)
-    return ebms_error("EBMS:0009", "SOAP envelope larger than " + std::to_string(limits.max_bytes) + " bytes");
-  if (contains_doctype(xml)) return ebms_error("EBMS:0009", "DTDs and entity declarations are not accepted");
+Error parse_user_message(std::string_view bytes, UserMessage* out, const Limits& limits) {
   pugi::xml_document doc;
-  // No DOCTYPE node, no entity expansion beyond the five predefined ones.
-  pugi::xml_parse_result parsed =
-      doc.load_buffer(xml.data(), xml.size(), pugi::parse_default & ~pugi::parse_doctype, pugi::encoding_utf8);
-  if (!parsed)
-    return ebms_error("EBMS:0009", std::string("the SOAP envelope is not well-formed XML: ") + parsed.description() +
-                                       " at byte " + std::to_string(parsed.offset));
-  // Bound depth and element count before reading anything.
-  size_t elements = 0;
-  bool too_deep = false;
-  std::function<void(const pugi::xml_node&, size_t)> walk = [&](const pugi::xml_node& n, size_t depth) {
-    if (depth > limits.max_depth) too_deep = true;
-    for (pugi::xml_node c : n.children()) {
-      if (too_deep || elements > limits.max_elements) return;
-      if (c.type() == pugi::node_element) {
-        ++elements;
-        walk(c, depth + 1);
-      }
-    }
-  };
-  walk(doc, 0);
-  if (too_deep) return ebms_error("EBMS:0009", "XML nested deeper than " + std::to_string(limits.max_depth));
-  if (elements > limits.max_elements)
-    return ebms_error("EBMS:0009", "more than " + std::to_string(limits.max_elements) + " XML elements");
+  if (std::string why = xml::load(bytes, {limits.max_bytes, limits.max_depth, limits.max_elements}, &doc); !why.empty())
+    return ebms_error("EBMS:0009", "the SOAP envelope is " + why);
 
   pugi::xml_node envelope = doc.document_element();
   if (is(envelope, kSoap11Ns, "Envelope"))
@@ -214,22 +137,12 @@ Error parse_user_message(std::string_view xml, UserMessage* out, const Limits& l
         root.append_attribute(a.name()) = a.value();
     }
   }
-  struct Sink : pugi::xml_writer {
-    std::string out;
-    void write(const void* data, size_t size) override { out.append(static_cast<const char*>(data), size); }
-  } sink;
-  root.print(sink, "", pugi::format_raw);
-  m.xml_copy = std::move(sink.out);
+  m.xml_copy = xml::print(root);
   *out = std::move(m);
   return {};
 }
 
 namespace {
-
-struct StringWriter : pugi::xml_writer {
-  std::string out;
-  void write(const void* data, size_t size) override { out.append(static_cast<const char*>(data), size); }
-};
 
 // A SOAP 1.2 envelope with eb:Messaging/eb:SignalMessage/eb:MessageInfo; the
 // caller adds the Receipt or Error after MessageInfo.
@@ -264,9 +177,7 @@ std::string build_receipt(const SignalInfo& info, const UserMessage& received) {
   pugi::xml_document copy;
   if (copy.load_buffer(received.xml_copy.data(), received.xml_copy.size(), pugi::parse_default & ~pugi::parse_doctype))
     receipt.append_copy(copy.document_element());
-  StringWriter w;
-  doc.save(w, "", pugi::format_raw | pugi::format_no_declaration);
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + w.out;
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + xml::print(doc);
 }
 
 std::string build_error(const SignalInfo& info, const Error& error) {
@@ -281,9 +192,7 @@ std::string build_error(const SignalInfo& info, const Error& error) {
   pugi::xml_node d = e.append_child("eb:Description");
   d.append_attribute("xml:lang") = "en";
   d.text() = error.detail.c_str();
-  StringWriter w;
-  doc.save(w, "", pugi::format_raw | pugi::format_no_declaration);
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + w.out;
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + xml::print(doc);
 }
 
 }  // namespace edihub::as4
@@ -309,9 +218,7 @@ std::string build_must_understand_fault(const std::vector<std::pair<std::string,
   std::string names;
   for (const auto& b : blocks) names += (names.empty() ? "" : ", ") + b.second + " (" + b.first + ")";
   text.text() = ("header blocks marked mustUnderstand that this gateway does not process: " + names).c_str();
-  StringWriter w;
-  doc.save(w, "", pugi::format_raw | pugi::format_no_declaration);
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + w.out;
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + xml::print(doc);
 }
 
 }  // namespace edihub::as4

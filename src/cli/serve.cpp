@@ -11,6 +11,7 @@
 #include "src/common/event_log.h"
 #include "src/config/gateway.h"
 #include "src/server/delivery/as2_channel.h"
+#include "src/server/delivery/as4_channel.h"
 #include "src/server/outbox_delivery.h"
 #include "src/server/server.h"
 
@@ -81,6 +82,8 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   const server::delivery::ChannelOptions channel_options{delivery_options.timeout_seconds};
   const server::delivery::As2Outbound as2_outbound{&as2_settings.value(), &partners.value(), gw.public_url,
                                                    channel_options};
+  const server::delivery::As4Outbound as4_outbound{gw.as4_party_id, gw.as4_party_type, &partners.value(),
+                                                   channel_options};
   server::OutboxDelivery delivery(
       gw.store_uri, delivery_options,
       {{"http", {{}, [&](const store::OutboxEntry& e) { return server::delivery::deliver_http(e, channel_options); }}},
@@ -88,7 +91,9 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
         {{}, [&](const store::OutboxEntry& e) { return server::delivery::deliver_webhook(e, channel_options); }}},
        {"dir", {{}, [](const store::OutboxEntry& e) { return server::delivery::deliver_dir(e); }}},
        {"as2", {[&](const store::OutboxEntry& e) { return server::delivery::prepare_as2(e, as2_outbound); },
-                [&](const store::OutboxEntry& e) { return server::delivery::deliver_as2(e, as2_outbound); }}}});
+                [&](const store::OutboxEntry& e) { return server::delivery::deliver_as2(e, as2_outbound); }}},
+       {"as4", {[&](const store::OutboxEntry& e) { return server::delivery::prepare_as4(e, as4_outbound); },
+                [&](const store::OutboxEntry& e) { return server::delivery::deliver_as4(e, as4_outbound); }}}});
 
   gate::GateOptions gate_options;
   gate_options.lease_ms = gw.lease_seconds * 1000LL;

@@ -211,6 +211,13 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     *out = url.as_string();
     return Status::ok();
   };
+  auto flag = [&](pugi::xml_node a, const char* element, const char* attribute, bool* out) {
+    const std::string v = a.attribute(attribute).as_string("false");
+    if (v != "true" && v != "false")
+      return Status::invalid(name + ": <" + element + " " + attribute + "> must be true|false, not '" + v + "'");
+    *out = v == "true";
+    return Status::ok();
+  };
   for (pugi::xml_node a : root.children("as2")) {
     std::string id = a.attribute("id").as_string();
     if (id.empty() || id.size() > 128) return Status::invalid(name + ": <as2> needs an id of 1-128 characters");
@@ -229,6 +236,10 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     if (transport != "rsa" && transport != "rsa-oaep")
       return Status::invalid(name + ": <as2 key-transport> must be rsa|rsa-oaep, not '" + transport + "'");
     p.as2_rsa_oaep = transport == "rsa-oaep";
+    p.as2_digest = a.attribute("digest").as_string("sha-256");
+    if (p.as2_digest != "sha-256" && p.as2_digest != "sha-384" && p.as2_digest != "sha-512")
+      return Status::invalid(name + ": <as2 digest> must be sha-256|sha-384|sha-512, not '" + p.as2_digest + "'");
+    if (Status s = flag(a, "as2", "compress", &p.as2_compress); !s.is_ok()) return s;
   }
   for (pugi::xml_node a : root.children("as4")) {
     std::string id = a.attribute("party-id").as_string();
@@ -238,6 +249,12 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     if (a.attribute("url")) {
       p.as4_send_party = id;
       p.as4_send_party_type = a.attribute("type").as_string();
+      p.as4_service = a.attribute("service").as_string(p.as4_service.c_str());
+      p.as4_service_type = a.attribute("service-type").as_string();
+      p.as4_action = a.attribute("action").as_string(p.as4_action.c_str());
+      if (p.as4_service.empty() || p.as4_action.empty())
+        return Status::invalid(name + ": <as4 service> and <as4 action> may not be empty");
+      if (Status s = flag(a, "as4", "compress", &p.as4_compress); !s.is_ok()) return s;
     }
   }
   using Acks = Partner::Acknowledgments;

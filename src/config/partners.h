@@ -7,8 +7,10 @@
 //     <retention days="30"/>
 //     <as2 id="ACMESUPPLY"/>                          (repeatable)
 //     <as2 id="ACMESUPPLY" url="https://as2.acme.example/as2"
-//          cipher="aes-256-cbc" key-transport="rsa"/>  (the one edihub sends to; rsa-oaep too)
-//     <as4 party-id="acme" type="..." url="..."/>     (repeatable; one with a url)
+//          cipher="aes-256-cbc" key-transport="rsa" digest="sha-256" compress="false"/>
+//                                                     (the one edihub sends to; rsa-oaep too)
+//     <as4 party-id="acme" type="..." url="..."/>     (repeatable; one with a url, and on it
+//          service="urn:edihub:edi" service-type="" action="acknowledgment" compress="false")
 //     <acknowledgments via="as2" x12="auto" ta1="on-error" contrl="requested" mdn="sync"/>
 //                     (via as2, as4, dir (with dir="...") or none)
 //     <documents webhook="https://erp.example/edi"/>  (or dir="PATH": booked documents as JSON)
@@ -56,8 +58,13 @@ struct Partner {
   std::string as2_send_id;             // the AS2-To of what we send (the <as2> with the url)
   std::string as2_cipher = "aes-256-cbc";  // <as2 cipher>: aes-{128,192,256}-cbc or des-ede3-cbc
   bool as2_rsa_oaep = false;           // <as2 key-transport="rsa-oaep">; default "rsa" (PKCS#1 v1.5)
+  std::string as2_digest = "sha-256";  // <as2 digest>: the signature's and the expected MIC's (sha-256|384|512)
+  bool as2_compress = false;           // <as2 compress="true">: compressed-data (RFC 5402) before signing
   std::string as4_url;                 // empty: no AS4 endpoint
   std::string as4_send_party, as4_send_party_type;
+  // eb:CollaborationInfo of what we send (the partner's P-Mode names them).
+  std::string as4_service = "urn:edihub:edi", as4_service_type, as4_action = "acknowledgment";
+  bool as4_compress = false;           // <as4 compress="true">: gzip payloads (the AS4 compression feature)
 
   // <documents webhook="URL"/> or <documents dir="PATH"/>: every booked
   // document version (JSON) goes on to the back office that way.

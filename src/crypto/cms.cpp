@@ -11,6 +11,7 @@
 #include <openssl/x509.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cctype>
 
 namespace edihub::crypto {
@@ -188,6 +189,40 @@ Result<std::string> decompress(std::string_view der, Lease& lease) {
   if (!out.is_ok() && out.status().kind() == Status::Kind::Invalid)
     return Status::invalid("decompression-failed: " + out.status().message());
   return out;
+}
+
+namespace {
+
+// One DER TLV (lengths by OpenSSL's encoder).
+std::string der(int tag, int xclass, bool constructed, std::string_view content) {
+  const int length = static_cast<int>(content.size());
+  std::string out(static_cast<size_t>(ASN1_object_size(constructed ? 1 : 0, length, tag)), '\0');
+  unsigned char* p = reinterpret_cast<unsigned char*>(out.data());
+  ASN1_put_object(&p, constructed ? 1 : 0, length, tag, xclass);
+  std::copy(content.begin(), content.end(), p);
+  return out;
+}
+
+std::string der_oid(int nid) {
+  const ASN1_OBJECT* obj = OBJ_nid2obj(nid);
+  std::string out(static_cast<size_t>(i2d_ASN1_OBJECT(obj, nullptr)), '\0');
+  unsigned char* p = reinterpret_cast<unsigned char*>(out.data());
+  i2d_ASN1_OBJECT(obj, &p);
+  return out;
+}
+
+std::string sequence(std::string_view content) { return der(V_ASN1_SEQUENCE, V_ASN1_UNIVERSAL, true, content); }
+std::string explicit0(std::string_view content) { return der(0, V_ASN1_CONTEXT_SPECIFIC, true, content); }
+
+}  // namespace
+
+std::string compress(std::string_view content) {
+  const std::string version = der(V_ASN1_INTEGER, V_ASN1_UNIVERSAL, false, std::string(1, '\0'));
+  const std::string algorithm = sequence(der_oid(NID_zlib_compression));
+  const std::string encapsulated = sequence(
+      der_oid(NID_pkcs7_data) +
+      explicit0(der(V_ASN1_OCTET_STRING, V_ASN1_UNIVERSAL, false, deflate(content, Wrapping::Zlib))));
+  return sequence(der_oid(NID_id_smime_ct_compressedData) + explicit0(sequence(version + algorithm + encapsulated)));
 }
 
 Result<std::string> encrypt(std::string_view content, const Certificate& recipient, std::string_view cipher,

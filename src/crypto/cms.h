@@ -63,6 +63,10 @@ Result<Verified> verify_detached(std::string_view content, std::string_view sign
 // The content of DER compressed-data (RFC 3274, zlib), counted against the
 // message's lease (see inflate.h: Transient when the gateway-wide cap is hit).
 Result<std::string> decompress(std::string_view der, Lease& lease);
+// DER compressed-data of `content` (RFC 3274, zlib): OpenSSL here cannot
+// CMS_compress (no zlib), so the structure is put together with its DER
+// primitives around zlib's output.
+std::string compress(std::string_view content);
 
 // How the content key is wrapped to the recipient's RSA key: PKCS#1 v1.5 is
 // what every AS2 partner reads; RSAES-OAEP (SHA-256, MGF1 SHA-256) is what

@@ -39,3 +39,27 @@ Result<std::string> inflate(std::string_view in, Wrapping wrapping, Lease& lease
 }
 
 }  // namespace edihub::crypto
+
+namespace edihub::crypto {
+
+std::string deflate(std::string_view in, Wrapping wrapping) {
+  z_stream z{};
+  // Level 6 and an 8-level memory: zlib's defaults, for any inflater.
+  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, wrapping == Wrapping::Gzip ? 16 + MAX_WBITS : MAX_WBITS, 8,
+               Z_DEFAULT_STRATEGY);
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  std::string out;
+  char buf[65536];
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof buf;
+    rc = ::deflate(&z, Z_FINISH);
+    out.append(buf, sizeof buf - z.avail_out);
+  }
+  deflateEnd(&z);
+  return out;
+}
+
+}  // namespace edihub::crypto

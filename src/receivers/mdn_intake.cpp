@@ -9,7 +9,7 @@ namespace edihub::receivers {
 bool is_mdn(const HttpRequest& request) { return as2::looks_like_mdn(request.header("Content-Type"), request.body); }
 
 HttpAnswer receive_mdn(const HttpRequest& r, const Context& c, const as2::Settings& settings, store::Store& store,
-                       const std::function<std::string(const store::OutboxEntry&)>& expected_mic) {
+                       const std::function<as2::Mic(const store::OutboxEntry&)>& expected_mic) {
   const auto started = std::chrono::steady_clock::now();
   store::MessageLog row;
   row.protocol = "as2";
@@ -48,7 +48,8 @@ HttpAnswer receive_mdn(const HttpRequest& r, const Context& c, const as2::Settin
     return answer(200, Outcome::Rejected,
                   "no message to partner '" + partner->id + "' awaits an MDN for " + answers);
   const store::OutboxEntry& e = *row_sent.value();
-  Status v = as2::verdict(mdn.value(), e.item.message_id, expected_mic(e));
+  const as2::Mic mic = expected_mic(e);
+  Status v = as2::verdict(mdn.value(), e.item.message_id, mic.value, mic.algorithm);
   Status kept = store.outbox_answered(e.id, v.is_ok(), join_headers(r.headers) + "\r\n" + r.body, v.message());
   if (!kept.is_ok()) return answer(503, Outcome::Error, kept.message());
   return v.is_ok() ? answer(200, Outcome::Processed, "MDN for outbox row " + std::to_string(e.id) + ": delivered")

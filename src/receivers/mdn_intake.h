@@ -6,6 +6,7 @@
 #pragma once
 
 #include "src/receivers/as2/as2.h"
+#include "src/receivers/as2/partner_mdn.h"
 #include "src/receivers/http.h"
 #include "src/receivers/pipeline.h"
 #include "src/store/store.h"
@@ -18,6 +19,6 @@ bool is_mdn(const HttpRequest& request);
 // Handles one async MDN; its `messages` row goes to the context's log.
 // `expected_mic` gives the MIC edihub computed for an outbox row.
 HttpAnswer receive_mdn(const HttpRequest& request, const Context& context, const as2::Settings& settings,
-                       store::Store& store, const std::function<std::string(const store::OutboxEntry&)>& expected_mic);
+                       store::Store& store, const std::function<as2::Mic(const store::OutboxEntry&)>& expected_mic);
 
 }  // namespace edihub::receivers

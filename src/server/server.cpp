@@ -141,7 +141,9 @@ struct Server::Impl : Handler {
     const Route r = route(request);
     // An async MDN for a message we sent is not a message: its own intake.
     if (r == Route::As2 && receivers::is_mdn(request))
-      return receivers::receive_mdn(request, context, as2, *store, delivery::as2_expected_mic);
+      return receivers::receive_mdn(request, context, as2, *store, [this](const store::OutboxEntry& e) {
+        return delivery::as2_expected_mic_now(e, *context.partners);
+      });
     return with_pipeline(r, *store, [&](receivers::Pipeline& p) { return p.receive(request); });
   }
 

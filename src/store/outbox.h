@@ -73,8 +73,10 @@ class OutboxStore {
   // For the operator (`edihub outbox`): newest first.
   virtual Result<std::vector<OutboxEntry>> list_outbox(const OutboxFilter& filter) = 0;
   virtual Result<std::optional<OutboxEntry>> outbox_entry(int64_t id) = 0;
-  // Retry now: a pending or failed row goes pending, due at once. False when
-  // the row is in another state (in flight, sent, delivered, cancelled).
+  // Retry now: a pending or failed row goes pending, due at once; a failed
+  // one starts a new round of attempts (its count back to 0: the message log
+  // keeps the history). False when the row is in another state (in flight,
+  // sent, delivered, cancelled).
   virtual Result<bool> outbox_retry_now(int64_t id) = 0;
   // Cancel: a pending or failed row is never sent. False otherwise.
   virtual Result<bool> outbox_cancel(int64_t id) = 0;

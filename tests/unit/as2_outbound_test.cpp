@@ -5,7 +5,10 @@
 
 #include "parsers/mime/transfer.h"
 #include "src/receivers/as2/partner_mdn.h"
+#include "parsers/as4/user_message.h"
+#include "src/crypto/inflate.h"
 #include "src/server/delivery/as2_channel.h"
+#include "src/server/delivery/as4_channel.h"
 #include "tests/unit/test_util.h"
 
 using namespace edihub;
@@ -118,9 +121,55 @@ TEST_CASE("an acknowledgment to a partner: signed by us over the entity, encrypt
   CHECK(contains(async->headers, "Receipt-Delivery-Option: https://gw.example/as2\r\n"));
 }
 
+TEST_CASE("an acknowledgment compressed before signing, with the digest the profile names") {
+  config::Partner partner;
+  partner.id = "acme";
+  partner.as2_send_id = "ACME";
+  partner.encryption_certificate = test::source_path("partners/certs/acme.crt");
+  partner.as2_compress = true;
+  partner.as2_digest = "sha-512";
+  as2::Settings settings;
+  settings.our_as2_id = "EDIHUB";
+  settings.identities.push_back(identity("edihub"));
+  delivery::As2Outbound out;
+  out.settings = &settings;
+  const store::OutboxEntry e = ack();
+  auto built = delivery::build_as2(e, partner, out);
+  REQUIRE_MESSAGE(built.is_ok(), built.status().message());
+  CHECK(contains(built->headers, "signed-receipt-micalg=optional, sha-512\r\n"));
+  auto plain = crypto::decrypt(built->body, {identity("acme")});
+  REQUIRE_MESSAGE(plain.is_ok(), plain.status().message());
+  CHECK(contains(plain.value(), "micalg=sha-512;"));
+  auto parts = signed_parts(plain.value(), "----=_edihub_ack_7");
+  REQUIRE(parts.size() == 2);
+  CHECK(parts[0] == delivery::as2_signed_entity(e, partner));
+  // The signed part is compressed-data that OpenSSL reads and zlib inflates
+  // back to the acknowledgment's entity.
+  mime::Entity compressed;
+  REQUIRE_FALSE(mime::parse_entity(parts[0], &compressed));
+  CHECK(compressed.find("Content-Type")->value ==
+        "application/pkcs7-mime; smime-type=compressed-data; name=\"smime.p7z\"");
+  Budget budget(1 << 20);
+  Lease lease(&budget, 1 << 20);
+  auto inflated = crypto::decompress(compressed.body, lease);
+  REQUIRE_MESSAGE(inflated.is_ok(), inflated.status().message());
+  CHECK(inflated.value() == delivery::as2_entity(e));
+  mime::Entity sig;
+  REQUIRE_FALSE(mime::parse_entity(parts[1], &sig));
+  std::string der;
+  REQUIRE_FALSE(mime::decode_body(sig, &der));
+  auto v = crypto::verify_detached(parts[0], der, {identity("edihub").certificate});
+  REQUIRE_MESSAGE(v.is_ok(), v.status().message());
+  CHECK(v->digest == "sha512");
+  // The MIC the partner must return: SHA-512 over the compressed entity.
+  const as2::Mic mic = delivery::as2_expected_mic(e, partner);
+  CHECK(mic.algorithm == "sha-512");
+  CHECK(mic.value == crypto::mic(parts[0], "sha-512").value());
+}
+
 TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our message") {
   const std::vector<crypto::Certificate> acme{identity("acme").certificate};
-  const std::string mic = delivery::as2_expected_mic(ack());
+  const std::string mic = delivery::as2_expected_mic(ack(), config::Partner{}).value;
   auto mdn = as2::read_partner_mdn(kSignedType, signed_mdn(report(mic)), acme);
   REQUIRE_MESSAGE(mdn.is_ok(), mdn.status().message());
   CHECK(mdn->signed_);
@@ -152,4 +201,56 @@ TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our messag
     REQUIRE(failed.is_ok());
     CHECK(contains(as2::verdict(failed.value(), "<ack-997-x12-7.acme@edihub>", mic).message(), "decryption-failed"));
   }
+}
+
+TEST_CASE("an acknowledgment over AS4: one UserMessage, its MessageId the row's, the ack as a gzip attachment") {
+  config::Partner partner;
+  partner.id = "acme";
+  partner.as4_send_party = "acme-party";
+  partner.as4_send_party_type = "urn:acme";
+  partner.as4_compress = true;
+  delivery::As4Outbound out;
+  out.our_party_id = "edihub";
+  store::OutboxEntry e = ack();
+  e.item.channel = "as4";
+  e.item.reference = "<m1@acme>";
+  e.created_at_ms = 1710496800000;  // 2024-03-15T10:00:00Z
+  CHECK(delivery::as4_message_id(e) == "ack-997-x12-7.acme@edihub");
+  auto built = delivery::build_as4(e, partner, out);
+  REQUIRE_MESSAGE(built.is_ok(), built.status().message());
+  // The same bytes when built again (a restart before the first send rebuilds nothing, but could).
+  CHECK(delivery::build_as4(e, partner, out)->body == built->body);
+  mime::ContentType ct;
+  const std::string type_line = built->headers.substr(0, built->headers.find("\r\n"));
+  REQUIRE_FALSE(mime::parse_content_type(type_line.substr(std::string("Content-Type: ").size()), &ct));
+  CHECK(ct.is("multipart/related"));
+  CHECK(ct.param("type") == "application/soap+xml");
+  std::vector<std::string_view> parts;
+  REQUIRE_FALSE(mime::split_multipart(built->body, ct.param("boundary"), &parts));
+  REQUIRE(parts.size() == 2);
+  mime::Entity root, payload;
+  REQUIRE_FALSE(mime::parse_entity(parts[0], &root));
+  REQUIRE_FALSE(mime::parse_entity(parts[1], &payload));
+  CHECK("<" + root.find("Content-ID")->value.substr(1) == ct.param("start"));
+  as4::UserMessage m;
+  as4::Error error = as4::parse_user_message(root.body, &m);
+  REQUIRE_MESSAGE(!error, error.detail);
+  CHECK(m.message_id == "ack-997-x12-7.acme@edihub");
+  CHECK(m.timestamp == "2024-03-15T10:00:00Z");
+  CHECK(m.to[0].id == "acme-party");
+  CHECK(m.to[0].type == "urn:acme");
+  CHECK(m.from[0].id == "edihub");
+  CHECK(m.conversation_id == "<m1@acme>");
+  REQUIRE(m.parts.size() == 1);
+  CHECK(m.parts[0].href == "cid:" + payload.find("Content-ID")->value.substr(1, payload.find("Content-ID")->value.size() - 2));
+  CHECK(payload.find("Content-Type")->value == "application/gzip");
+  Budget budget(1 << 20);
+  Lease lease(&budget, 1 << 20);
+  auto inflated = crypto::inflate(payload.body, crypto::Wrapping::Gzip, lease);
+  REQUIRE(inflated.is_ok());
+  CHECK(inflated.value() == e.item.body);
+
+  partner.as4_send_party.clear();
+  CHECK(delivery::build_as4(e, partner, out).status().message() ==
+        "partner 'acme' has no <as4 party-id url> to send to");
 }

@@ -2,6 +2,7 @@
 // tests/corpus/phase4) and on hostile input.
 #include <doctest/doctest.h>
 
+#include "parsers/as4/signal.h"
 #include "parsers/as4/user_message.h"
 #include "tests/unit/test_util.h"
 
@@ -94,11 +95,11 @@ TEST_CASE("header problems: no Messaging, no MessageId, no parties; DTDs and dep
 
   std::string dtd = "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>" +
                     envelope("<eb:UserMessage>" + info + "</eb:UserMessage>");
-  CHECK(as4::parse_user_message(dtd, &m).detail == "DTDs and entity declarations are not accepted");
+  CHECK(as4::parse_user_message(dtd, &m).detail == "the SOAP envelope is a document with a DTD or entity declarations (not accepted)");
   std::string nested;
   for (int i = 0; i < 100; ++i) nested += "<a>";
   for (int i = 0; i < 100; ++i) nested += "</a>";
-  CHECK(as4::parse_user_message(head + nested + "</S:Header></S:Envelope>", &m).detail == "XML nested deeper than 32");
+  CHECK(as4::parse_user_message(head + nested + "</S:Header></S:Envelope>", &m).detail == "the SOAP envelope is nested deeper than 32 elements");
 }
 
 TEST_CASE("signals: a Receipt carries a self-contained copy of the UserMessage; an Error its code") {
@@ -134,4 +135,67 @@ TEST_CASE("signals: a Receipt carries a self-contained copy of the UserMessage; 
                    "shortDescription=\"Other\" refToMessageInError=\"m1@x\">"
                    "<eb:Description xml:lang=\"en\">a &lt;conflict&gt; &amp; more</eb:Description></eb:Error>") !=
         std::string::npos);
+}
+
+TEST_CASE("the UserMessage we push: our own parser and the fields a partner's P-Mode matches on") {
+  as4::OutgoingMessage out;
+  out.message_id = "ack-997-x12-7.acme@edihub";
+  out.timestamp = "2024-03-15T10:00:00Z";
+  out.from = {"edihub", "urn:oasis:names:tc:ebcore:partyid-type:unregistered"};
+  out.to = {"acme & sons", ""};  // escaped, never markup
+  out.service = "urn:edihub:edi";
+  out.action = "acknowledgment";
+  out.conversation_id = "<m1@acme>";
+  out.parts.push_back({"payload.ack-997-x12-7.acme@edihub", "application/edi-x12", true});
+  const std::string xml = as4::build_user_message(out);
+  CHECK(xml.find("<eb:PartyId>acme &amp; sons</eb:PartyId>") != std::string::npos);
+  as4::UserMessage m;
+  as4::Error e = as4::parse_user_message(xml, &m);
+  REQUIRE_MESSAGE(!e, e.detail);
+  CHECK(m.message_id == "ack-997-x12-7.acme@edihub");
+  CHECK(m.timestamp == "2024-03-15T10:00:00Z");
+  CHECK(m.from[0].id == "edihub");
+  CHECK(m.from[0].type == "urn:oasis:names:tc:ebcore:partyid-type:unregistered");
+  CHECK(m.to[0].id == "acme & sons");
+  CHECK(m.from_role == "http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/initiator");
+  CHECK(m.to_role == "http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/responder");
+  CHECK(m.service == "urn:edihub:edi");
+  CHECK(m.action == "acknowledgment");
+  CHECK(m.conversation_id == "<m1@acme>");
+  REQUIRE(m.parts.size() == 1);
+  CHECK(m.parts[0].href == "cid:payload.ack-997-x12-7.acme@edihub");
+  CHECK(m.parts[0].property("MimeType") == "application/edi-x12");
+  CHECK(m.parts[0].property("CompressionType") == "application/gzip");
+  CHECK(m.not_understood.empty());
+}
+
+TEST_CASE("a partner's answer: phase4's Receipt and Error signals, our own, and what is no signal") {
+  as4::Signal s;
+  REQUIRE(as4::parse_signal(corpus("soap11test_ReceiptMessage.xml"), &s).empty());
+  CHECK(s.receipt);
+  CHECK(s.ref_to_message_id == "uiopfdsmnf4898965563434@a.example.com");
+  CHECK(s.failure() == nullptr);
+
+  as4::Signal errors;
+  REQUIRE(as4::parse_signal(corpus("soap11test_ErrorMessage.xml"), &errors).empty());
+  CHECK_FALSE(errors.receipt);
+  REQUIRE(errors.errors.size() == 2);
+  REQUIRE(errors.failure() != nullptr);
+  CHECK(errors.failure()->code == "EBMS:0001");
+  CHECK(errors.failure()->description == "Value not recognized");
+  CHECK(errors.ref_to_message_id == "UUID-1@sender.example.com");  // from refToMessageInError
+
+  as4::SignalInfo info{"r1@edihub", "2024-01-01T00:00:01Z", "m1@x"};
+  as4::Signal ours;
+  REQUIRE(as4::parse_signal(as4::build_error(info, as4::ebms_error("EBMS:0004", "conflict")), &ours).empty());
+  CHECK(ours.ref_to_message_id == "m1@x");
+  CHECK(ours.failure()->short_description == "Other");
+
+  as4::Signal none;
+  CHECK(as4::parse_signal(corpus("soap12test_UserMessage12.xml"), &none) ==
+        "the answer has no eb:Messaging/eb:SignalMessage");
+  CHECK(as4::parse_signal("<html>503</html>", &none) == "the answer is not a SOAP envelope");
+  CHECK(as4::parse_signal("Service Unavailable", &none).rfind("the answer is not well-formed XML", 0) == 0);
+  CHECK(as4::parse_signal("<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY e \"e\">]><x/>", &none) ==
+        "the answer is a document with a DTD or entity declarations (not accepted)");
 }

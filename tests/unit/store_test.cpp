@@ -343,10 +343,13 @@ TEST_CASE("outbox: due rows are leased in flight, delivered, retried, answered, 
   REQUIRE(s->outbox_answered(first, true, "the MDN", "").is_ok());
   CHECK(s->outbox_entry(first).value()->state == "delivered");
   CHECK(s->outbox_entry(first).value()->receipt == "the MDN");
+  REQUIRE(s->outbox_retry(second, 0, "HTTP 500", false).is_ok());
   REQUIRE(s->outbox_retry(second, 0, "HTTP 500", true).is_ok());
   CHECK(s->outbox_entry(second).value()->state == "failed");
+  CHECK(s->outbox_entry(second).value()->attempts == 2);
   CHECK(s->outbox_retry_now(second).value());
   CHECK(s->outbox_entry(second).value()->state == "pending");
+  CHECK(s->outbox_entry(second).value()->attempts == 0);  // the operator's retry: a new round
   CHECK(s->outbox_cancel(second).value());
   CHECK_FALSE(s->outbox_cancel(first).value());  // delivered stays delivered
   CHECK_FALSE(s->outbox_retry_now(first).value());

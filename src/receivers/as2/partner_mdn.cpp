@@ -114,7 +114,8 @@ Result<PartnerMdn> read_partner_mdn(std::string_view content_type, std::string_v
   return r;
 }
 
-Status verdict(const PartnerMdn& mdn, std::string_view message_id, std::string_view expected_mic) {
+Status verdict(const PartnerMdn& mdn, std::string_view message_id, std::string_view expected_mic,
+               std::string_view algorithm) {
   if (mdn.original_message_id != message_id)
     return Status::invalid("the MDN answers " + partner_text(mdn.original_message_id, 200) + ", not " +
                            std::string(message_id));
@@ -126,11 +127,17 @@ Status verdict(const PartnerMdn& mdn, std::string_view message_id, std::string_v
                      d.find("processed") == std::string::npos))
     return Status::invalid("the partner answered " + partner_text(mdn.disposition, 300));
   if (!duplicate && !expected_mic.empty()) {
-    const bool sha256 = mdn.mic_algorithm == "sha-256" || mdn.mic_algorithm == "sha256";
-    if (!sha256 || mdn.mic != expected_mic)
+    // "sha256" as well as "sha-256": partners write both.
+    auto bare = [](std::string_view a) {
+      std::string out;
+      for (char c : a)
+        if (c != '-') out.push_back(c);
+      return out;
+    };
+    if (bare(mdn.mic_algorithm) != bare(algorithm) || mdn.mic != expected_mic)
       return Status::invalid("the MDN's Received-Content-MIC is '" + partner_text(mdn.mic, 100) + ", " +
                              partner_text(mdn.mic_algorithm, 20) + "', ours is '" + std::string(expected_mic) +
-                             ", sha-256'");
+                             ", " + std::string(algorithm) + "'");
   }
   return Status::ok();
 }

@@ -14,6 +14,11 @@
 
 namespace edihub::as2 {
 
+// A MIC as an MDN carries it: base64 digest and the algorithm's AS2 name.
+struct Mic {
+  std::string value, algorithm = "sha-256";
+};
+
 struct PartnerMdn {
   bool signed_ = false;
   std::string original_message_id;
@@ -27,11 +32,12 @@ struct PartnerMdn {
 Result<PartnerMdn> read_partner_mdn(std::string_view content_type, std::string_view body,
                                     const std::vector<crypto::Certificate>& partner_certificates);
 
-// What the MDN says of our message with `message_id`, whose MIC (sha-256,
-// base64) is `expected_mic`: ok (processed, or a duplicate-document warning:
+// What the MDN says of our message with `message_id`, whose MIC (base64,
+// with `algorithm` as AS2 names it) is `expected_mic`: ok (processed, or a duplicate-document warning:
 // the partner has it), or why not (an error disposition, another message,
 // a MIC that differs).
-Status verdict(const PartnerMdn& mdn, std::string_view message_id, std::string_view expected_mic);
+Status verdict(const PartnerMdn& mdn, std::string_view message_id, std::string_view expected_mic,
+               std::string_view algorithm = "sha-256");
 
 // True when the Content-Type is an MDN's: multipart/report, or
 // multipart/signed around one.

@@ -25,8 +25,20 @@ std::string as2_entity(const store::OutboxEntry& e) {
   return std::string("Content-Type: ") + type + "\r\nContent-Transfer-Encoding: binary\r\n\r\n" + e.item.body;
 }
 
-std::string as2_expected_mic(const store::OutboxEntry& e) {
-  return crypto::mic(as2_entity(e), "sha-256").value();
+std::string as2_signed_entity(const store::OutboxEntry& e, const config::Partner& partner) {
+  if (!partner.as2_compress) return as2_entity(e);
+  return "Content-Type: application/pkcs7-mime; smime-type=compressed-data; name=\"smime.p7z\"\r\n"
+         "Content-Transfer-Encoding: binary\r\n\r\n" +
+         crypto::compress(as2_entity(e));
+}
+
+as2::Mic as2_expected_mic(const store::OutboxEntry& e, const config::Partner& partner) {
+  return {crypto::mic(as2_signed_entity(e, partner), partner.as2_digest).value(), partner.as2_digest};
+}
+
+as2::Mic as2_expected_mic_now(const store::OutboxEntry& e, const config::Partners& partners) {
+  const config::Partner* p = partners.find(e.item.partner_id);
+  return as2_expected_mic(e, p != nullptr ? *p : config::Partner{});
 }
 
 Result<Prepared> build_as2(const store::OutboxEntry& e, const config::Partner& partner,
@@ -37,12 +49,13 @@ Result<Prepared> build_as2(const store::OutboxEntry& e, const config::Partner& p
   Result<crypto::Certificate> to = crypto::Certificate::load_pem_file(partner.encryption_certificate);
   if (!to.is_ok()) return to.status();
   // Signed: multipart/signed over the entity, as RFC 1847 and 4130 have it.
-  const std::string entity = as2_entity(e);
-  Result<std::string> signature = crypto::sign_detached(entity, o.settings->identities.front(), "sha256");
+  const std::string entity = as2_signed_entity(e, partner);
+  Result<std::string> signature = crypto::sign_detached(entity, o.settings->identities.front(), partner.as2_digest);
   if (!signature.is_ok()) return signature.status();
   const std::string boundary = "----=_edihub_ack_" + std::to_string(e.id);
   const std::string signed_entity =
-      "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=sha-256; boundary=\"" +
+      "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=" + partner.as2_digest +
+      "; boundary=\"" +
       boundary + "\"\r\n\r\n--" + boundary + "\r\n" + entity + "\r\n--" + boundary +
       "\r\nContent-Type: application/pkcs7-signature; name=smime.p7s\r\nContent-Transfer-Encoding: base64\r\n"
       "Content-Disposition: attachment; filename=smime.p7s\r\n\r\n" +
@@ -61,7 +74,7 @@ Result<Prepared> build_as2(const store::OutboxEntry& e, const config::Partner& p
                         "\r\nSubject: " + e.item.kind + " acknowledgment\r\nMIME-Version: 1.0\r\n"
                         "Disposition-Notification-To: " + o.settings->our_as2_id +
                         "\r\nDisposition-Notification-Options: signed-receipt-protocol=optional, pkcs7-signature; "
-                        "signed-receipt-micalg=optional, sha-256\r\n";
+                        "signed-receipt-micalg=optional, " + partner.as2_digest + "\r\n";
   if (async) headers += "Receipt-Delivery-Option: " + o.receipt_url + "\r\n";
   headers += "Content-Type: application/pkcs7-mime; smime-type=enveloped-data; name=\"smime.p7m\"\r\n"
              "Content-Transfer-Encoding: binary\r\n";
@@ -110,7 +123,8 @@ Attempt deliver_as2(const store::OutboxEntry& e, const As2Outbound& o) {
     a.error = mdn.status().message();
     return a;
   }
-  Status v = as2::verdict(mdn.value(), e.item.message_id, as2_expected_mic(e));
+  as2::Mic mic = as2_expected_mic(e, *partner);
+  Status v = as2::verdict(mdn.value(), e.item.message_id, mic.value, mic.algorithm);
   a.kind = v.is_ok() ? Attempt::Kind::Delivered : Attempt::Kind::Failed;
   a.error = v.message();
   a.receipt = r.headers + "\r\n" + r.body;

@@ -11,6 +11,7 @@
 
 #include "src/config/partners.h"
 #include "src/receivers/as2/as2.h"
+#include "src/receivers/as2/partner_mdn.h"
 #include "src/server/delivery/channels.h"
 
 namespace edihub::server::delivery {
@@ -22,10 +23,19 @@ struct As2Outbound {
   ChannelOptions options;
 };
 
-// The MIME entity we sign for a row: what the partner's MIC is computed over.
+// The MIME entity of a row's acknowledgment.
 std::string as2_entity(const store::OutboxEntry& e);
-// That MIC: base64 SHA-256 of the entity (RFC 4130 7.3.1).
-std::string as2_expected_mic(const store::OutboxEntry& e);
+// What we sign for it: the entity, or with <as2 compress> its compressed-data
+// (RFC 5402: compressed before signing). The partner's MIC is over this.
+std::string as2_signed_entity(const store::OutboxEntry& e, const config::Partner& partner);
+// That MIC with the profile's digest (RFC 4130 7.3.1), as the MDN carries it
+// ("base64, sha-256"'s first part). Deterministic: recomputed, not stored, so
+// a profile's digest or compression changed while rows wait makes their MIC
+// differ (the MDN then fails and says so).
+as2::Mic as2_expected_mic(const store::OutboxEntry& e, const config::Partner& partner);
+// The same for the row's partner as configured now (a partner no longer
+// configured: the SHA-256 MIC of the plain entity).
+as2::Mic as2_expected_mic_now(const store::OutboxEntry& e, const config::Partners& partners);
 
 // The HTTP header lines and body of the AS2 message for a row.
 Result<Prepared> build_as2(const store::OutboxEntry& e, const config::Partner& partner, const As2Outbound& o);

@@ -122,7 +122,9 @@ Result<std::optional<OutboxEntry>> Outbox::entry(int64_t id) {
 
 Result<bool> Outbox::retry_now(int64_t id, int64_t now_ms) {
   Stmt q(c_,
-         "UPDATE outbox SET state = 'pending', next_attempt_at = ?1 WHERE id = ?2 AND state IN ('pending', 'failed')");
+         "UPDATE outbox SET state = 'pending', next_attempt_at = ?1, "
+         "attempts = CASE state WHEN 'failed' THEN 0 ELSE attempts END "
+         "WHERE id = ?2 AND state IN ('pending', 'failed')");
   q.bind(1, now_ms).bind(2, id);
   Result<int64_t> n = q.run();
   if (!n.is_ok()) return n.status();

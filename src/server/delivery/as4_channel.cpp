@@ -1,0 +1,108 @@
+#include "src/server/delivery/as4_channel.h"
+
+#include <ctime>
+
+#include "parsers/as4/signal.h"
+#include "parsers/mime/entity.h"
+#include "src/common/partner_text.h"
+#include "src/crypto/inflate.h"
+#include "src/receivers/http.h"
+#include "src/server/delivery/http_client.h"
+
+namespace edihub::server::delivery {
+
+namespace {
+
+Attempt failed(std::string why) { return Attempt{Attempt::Kind::Failed, "", std::move(why)}; }
+Attempt retry(std::string why) { return Attempt{Attempt::Kind::Retry, "", std::move(why)}; }
+
+std::string utc(int64_t ms) {
+  const std::time_t t = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::string as4_message_id(const store::OutboxEntry& e) {
+  const std::string& id = e.item.message_id;
+  if (id.size() >= 2 && id.front() == '<' && id.back() == '>') return id.substr(1, id.size() - 2);
+  return id;
+}
+
+Result<Prepared> build_as4(const store::OutboxEntry& e, const config::Partner& partner, const As4Outbound& o) {
+  if (o.our_party_id.empty()) return Status::invalid("this gateway has no <as4 party-id> to send from");
+  if (partner.as4_send_party.empty())
+    return Status::invalid("partner '" + partner.id + "' has no <as4 party-id url> to send to");
+  const std::string id = as4_message_id(e);
+  const std::string payload_id = "payload." + id;
+  as4::OutgoingMessage m;
+  m.message_id = id;
+  m.timestamp = utc(e.created_at_ms);
+  m.from = {o.our_party_id, o.our_party_type};
+  m.to = {partner.as4_send_party, partner.as4_send_party_type};
+  m.service = partner.as4_service;
+  m.service_type = partner.as4_service_type;
+  m.action = partner.as4_action;
+  m.conversation_id = e.item.reference.empty() ? id : e.item.reference;
+  const std::string mime_type = e.item.kind == "contrl" ? "application/edifact" : "application/edi-x12";
+  m.parts.push_back({payload_id, mime_type, partner.as4_compress});
+  const std::string boundary = "----=_edihub_as4_" + std::to_string(e.id);
+  const std::string headers =
+      "Content-Type: multipart/related; type=\"application/soap+xml\"; boundary=\"" + boundary +
+      "\"; start=\"<soap." + id + ">\"\r\nMIME-Version: 1.0\r\n";
+  std::string body = "--" + boundary +
+                     "\r\nContent-Type: application/soap+xml; charset=UTF-8\r\nContent-Transfer-Encoding: binary\r\n"
+                     "Content-ID: <soap." + id + ">\r\n\r\n" + as4::build_user_message(m) + "\r\n--" + boundary +
+                     "\r\nContent-Type: " + (partner.as4_compress ? "application/gzip" : mime_type) +
+                     "\r\nContent-Transfer-Encoding: binary\r\nContent-ID: <" + payload_id + ">\r\n\r\n" +
+                     (partner.as4_compress ? crypto::deflate(e.item.body, crypto::Wrapping::Gzip) : e.item.body) +
+                     "\r\n--" + boundary + "--\r\n";
+  return Prepared{headers, std::move(body)};
+}
+
+Result<Prepared> prepare_as4(const store::OutboxEntry& e, const As4Outbound& o) {
+  const config::Partner* partner = o.partners->find(e.item.partner_id);
+  if (partner == nullptr) return Status::invalid("partner '" + e.item.partner_id + "' is no longer configured");
+  return build_as4(e, *partner, o);
+}
+
+Attempt deliver_as4(const store::OutboxEntry& e, const As4Outbound& o) {
+  const config::Partner* partner = o.partners->find(e.item.partner_id);
+  if (partner == nullptr) return failed("partner '" + e.item.partner_id + "' is no longer configured");
+  if (e.prepared.empty()) return failed("the AS4 message was not prepared");
+  // The profile's URL now: an operator who fixes it and retries means the new one.
+  const std::string& url = partner->as4_url.empty() ? e.item.destination : partner->as4_url;
+  Response r = post(url, e.prepared_headers, e.prepared, o.options.timeout_seconds);
+  const std::string http = r.status == 0 ? r.error : "HTTP " + std::to_string(r.status);
+  if (r.status == 0 || r.status == 408 || r.status == 429) return retry(http);
+  // An AS4 receiver answers its errors as eb:Error, usually with HTTP 500:
+  // read the signal first, and only without one judge by the status.
+  as4::Signal signal;
+  const std::string unreadable = r.body.empty() ? "the answer is empty" : as4::parse_signal(r.body, &signal);
+  if (!unreadable.empty()) {
+    if (r.status >= 500) return retry(http);
+    return failed(http + " from the partner without an AS4 signal (" + partner_text(unreadable, 300) +
+                  "): this gateway needs the eb:Receipt on the HTTP response");
+  }
+  const std::string id = as4_message_id(e);
+  if (signal.ref_to_message_id != id)
+    return failed("the partner's signal refers to '" + partner_text(signal.ref_to_message_id, 256) + "', not '" + id +
+                  "'");
+  Attempt a;
+  a.receipt = r.headers + "\r\n" + r.body;
+  if (const as4::Signal::Problem* p = signal.failure()) {
+    a.kind = Attempt::Kind::Failed;
+    a.error = "the partner answered " + partner_text(p->code, 20) + " " + partner_text(p->short_description, 60) +
+              (p->description.empty() ? "" : ": " + partner_text(p->description, 300));
+    return a;
+  }
+  if (!signal.receipt) return failed("the partner's signal holds no eb:Receipt (only warnings)");
+  a.kind = Attempt::Kind::Delivered;
+  return a;
+}
+
+}  // namespace edihub::server::delivery

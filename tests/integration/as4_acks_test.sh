@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Functional acknowledgments back to the partner over AS4: X12 interchanges
+# arrive by AS4, their 997s go back as UserMessages to an AS4 partner
+# (tests/interop/as4/partner.js) that reads them with an XML parser that is
+# not ours and answers eb:Receipt or eb:Error. Checked: one MessageId per
+# acknowledgment, fixed at enqueue and reused on a retry; the payload the
+# partner took is the acknowledgment edihub stored (gzip with compress="true");
+# the Receipt kept; an eb:Error, a Receipt for another message, a hanging or
+# absent partner each end retried or failed with a reason, never resent under
+# a new MessageId.
+source "$(dirname "$0")/lib.sh"
+NODE_DIR="$REPO/tests/interop/as4"
+if [[ ! -d "$NODE_DIR/node_modules/@xmldom/xmldom" ]]; then
+  (cd "$NODE_DIR" && npm ci --no-audit --no-fund --silent) || { echo "npm ci failed"; exit 1; }
+fi
+db="$WORK/edihub.db"
+free_port() { node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close() })'; }
+mkdir -p "$WORK/partners" "$WORK/received"
+cp -r "$REPO/partners/certs" "$REPO/partners/staedi.xml" "$WORK/partners/"
+partner_port=$(free_port)
+gateway_port=$(free_port)
+(cd "$NODE_DIR" && exec node partner.js "$partner_port" "$WORK/received") >"$WORK/partner.out" 2>&1 &
+partner=$!
+server=""
+trap 'kill $server $partner 2>/dev/null; wait $server $partner 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
+
+serve() {  # serve MODE [AS4-ATTRIBUTES] [PARTNER-PORT]: (re)starts the gateway with acme's AS4 endpoint at /as4/MODE
+  [[ -n $server ]] && { kill -TERM "$server"; wait "$server" 2>/dev/null; }
+  sed -e "s|<as4 party-id=\"ACMESUPPLY\" |<as4 party-id=\"ACMESUPPLY\" url=\"http://127.0.0.1:${3:-$partner_port}/as4/$1\" ${2:+$2 }|" \
+    "$REPO/partners/acme.xml" >"$WORK/partners/acme.xml"
+  gateway_config "$WORK/edihub.xml" "<listen address=\"127.0.0.1\" port=\"$gateway_port\"/>" \
+    '<outbox first-retry-seconds="1" max-attempts="3" timeout-seconds="2"/>'
+  sed -i "s|<partners dir=\"[^\"]*\"/>|<partners dir=\"$WORK/partners\"/>|" "$WORK/edihub.xml"
+  start_server "$WORK/edihub.xml"
+}
+send() {  # send N: the Nth AS4 message from acme, an 856 with its own ISA13; prints the ISA13
+  local ctl
+  ctl=$(printf '%09d' $((900 + $1)))
+  sed -e "s/000000802/$ctl/g" -e "s/as4-sample-856-802/as4-ack-$1/g" -e "s/SHP20240312802/SHP-AS4-$1/g" \
+    "$REPO/samples/as4/swa-856.as4" >"$WORK/m$1"
+  tail -c +$(($(head -1 "$WORK/m$1" | wc -c) + 3)) "$WORK/m$1" >"$WORK/m$1.body"
+  curl -s -o "$WORK/r$1" -X POST --data-binary @"$WORK/m$1.body" \
+    -H "Content-Type: $(head -1 "$WORK/m$1" | sed 's/^Content-Type: //' | tr -d '\r')" "http://127.0.0.1:$port/as4"
+  echo "$ctl"
+}
+ack_row() { sql "$db" "SELECT $2 FROM outbox WHERE kind = '997' AND reference = 'x12:ACMESUPPLY:$1'"; }
+wait_state() {  # wait_state ISA13 STATE: until the row is in STATE (15 s at most); prints its state
+  for _ in $(seq 1 300); do [[ $(ack_row "$1" state) == "$2" ]] && break; sleep 0.05; done
+  ack_row "$1" state
+}
+sent_count() { grep -c " $1 " "$WORK/received/log" 2>/dev/null || true; }
+
+# A Receipt: delivered, once, under the MessageId fixed at enqueue.
+serve receipt
+c1=$(send 1)
+grep -q '<eb:Receipt>' "$WORK/r1" || fail "the inbound message was not receipted: $(head -c 400 "$WORK/r1")"
+check_eq "receipt: delivered" delivered "$(wait_state "$c1" delivered)"
+id1=$(ack_row "$c1" message_id | tr -d '<>')
+check_eq "receipt: one message for the ack" 1 "$(sent_count "$id1")"
+check_eq "receipt: to the partner's party, as X12" "receipt $id1 ACMESUPPLY application/edi-x12" "$(grep " $id1 " "$WORK/received/log")"
+[[ "$(ack_row "$c1" body)" == "$(cat "$WORK/received/$id1")" ]] || fail "the partner's payload is not the stored 997"
+grep -q "^ST\*997\*" "$WORK/received/$id1" || fail "no 997 in what the partner took"
+grep -q "AK1\*SH\*101" "$WORK/received/$id1" || fail "the 997 acknowledges the GS: $(cat "$WORK/received/$id1")"
+ack_row "$c1" receipt | grep -q "<ebms:RefToMessageId>$id1</ebms:RefToMessageId></ebms:MessageInfo><ebms:Receipt>" ||
+  fail "the partner's Receipt is not kept: $(ack_row "$c1" receipt | head -c 300)"
+
+# Compressed: the partner gunzips it to the same 997.
+serve receipt 'compress="true"'
+c2=$(send 2)
+check_eq "gzip: delivered" delivered "$(wait_state "$c2" delivered)"
+id2=$(ack_row "$c2" message_id | tr -d '<>')
+grep -q "^ST\*997\*" "$WORK/received/$id2" || fail "gzip: no 997 after gunzip: $(head -c 200 "$WORK/received/$id2" | od -c | head -3)"
+
+# A 500 without a signal first: retried with the same MessageId, then delivered.
+serve fail-first
+c3=$(send 3)
+check_eq "500 first: delivered" delivered "$(wait_state "$c3" delivered)"
+id3=$(ack_row "$c3" message_id | tr -d '<>')
+check_eq "500 first: the same MessageId twice" 2 "$(sent_count "$id3")"
+check_eq "500 first: two attempts" 2 "$(ack_row "$c3" attempts)"
+
+# An eb:Error: failed for the operator with the partner's code and words, not retried.
+serve error
+c4=$(send 4)
+check_eq "eb:Error: failed" failed "$(wait_state "$c4" failed)"
+check_eq "eb:Error: the reason" "the partner answered EBMS:0004 Other: no P-Mode for this service and action" \
+  "$(ack_row "$c4" last_error)"
+check_eq "eb:Error: sent once" 1 "$(sent_count "$(ack_row "$c4" message_id | tr -d '<>')")"
+
+# A Receipt for another message: not ours, failed.
+serve wrong-ref
+c5=$(send 5)
+check_eq "wrong ref: failed" failed "$(wait_state "$c5" failed)"
+id5=$(ack_row "$c5" message_id | tr -d '<>')
+check_eq "wrong ref: the reason" "the partner's signal refers to 'someone-else@partner.example', not '$id5'" \
+  "$(ack_row "$c5" last_error)"
+
+# Hanging, then absent: retried with the same bytes until the attempts run out.
+serve hang
+c6=$(send 6)
+for _ in $(seq 1 200); do [[ $(ack_row "$c6" attempts) -ge 1 ]] && break; sleep 0.05; done
+check_eq "hang: waiting for a retry" pending "$(ack_row "$c6" state)"
+ack_row "$c6" last_error | grep -qi "timed out\|timeout" || fail "hang: $(ack_row "$c6" last_error)"
+down_port=$(free_port)
+serve receipt "" "$down_port"
+check_eq "down: failed after 3 attempts" failed "$(wait_state "$c6" failed)"
+check_eq "down: attempts" 3 "$(ack_row "$c6" attempts)"
+check_eq "hang + down: one MessageId, sent once to the hanging partner" 1 \
+  "$(sent_count "$(ack_row "$c6" message_id | tr -d '<>')")"
+# The operator fixes the URL and retries: the same bytes reach the partner.
+serve receipt
+"$EDIHUB" outbox retry "$(ack_row "$c6" id)" --db "sqlite:$db" >/dev/null || fail "outbox retry"
+check_eq "retried by the operator: delivered" delivered "$(wait_state "$c6" delivered)"
+check_eq "the same MessageId as before" 2 "$(sent_count "$(ack_row "$c6" message_id | tr -d '<>')")"
+finish
