@@ -68,15 +68,15 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_;
 };
 
-// Our identities (for decryption, MDN signatures, the AS4 party) from
-// --config, or the demo ones.
-Result<std::pair<as2::Settings, as4::Settings>> load_settings(const Args& args, const config::Partners& partners) {
-  config::Gateway gw = config::Gateway::defaults();
-  if (!args.value("config").empty()) {
-    auto loaded = config::Gateway::load(args.value("config"));
-    if (!loaded.is_ok()) return loaded.status();
-    gw = loaded.value();
-  }
+// The gateway's configuration from --config, or the demo one.
+Result<config::Gateway> load_gateway(const Args& args) {
+  if (args.value("config").empty()) return config::Gateway::defaults();
+  return config::Gateway::load(args.value("config"));
+}
+
+// Our identities (for decryption, MDN signatures, the AS4 party).
+Result<std::pair<as2::Settings, as4::Settings>> load_settings(const config::Gateway& gw,
+                                                              const config::Partners& partners) {
   auto as2_settings = as2::Settings::from_config(gw, partners);
   if (!as2_settings.is_ok()) return as2_settings.status();
   return std::make_pair(std::move(as2_settings.value()), as4::Settings{gw.as4_party_id, gw.as4_party_type, &partners});
@@ -100,7 +100,7 @@ const CommandSpec& replay_spec() {
        {"json", "", "one JSON object per interchange on stdout"},
        {"lease", "DURATION", "claim lease, default 5m: a crashed run's keys are taken over after it"},
        {"wait", "DURATION", "how long to wait for a key another worker is handling, default 10s"},
-       {"config", "FILE", "gateway config: our AS2 identity for AS2 captures (default: the demo identity)"},
+       {"config", "FILE", "gateway config: our identity for captures, its <documents> default (default: the demo identity)"},
        {"mdn-out", "DIR", "write the MDN of each AS2 capture to DIR/<file name>.mdn"}}};
   return spec;
 }
@@ -123,6 +123,13 @@ int run_replay(const Args& args, std::ostream& out, std::ostream& err) {
   }
   auto partners = load_partners_from(args, err, "replay");
   if (!partners) return kUsage;
+  Result<config::Gateway> gw = load_gateway(args);
+  if (!gw.is_ok()) {
+    err << "edihub replay: " << gw.status().message() << "\n";
+    return kUsage;
+  }
+  // Booked documents go where the server would send them.
+  partners->default_documents(gw->documents);
   if (!args.value("partner").empty() && partners->find(args.value("partner")) == nullptr) {
     err << "edihub replay: unknown partner '" << args.value("partner") << "'\n";
     return kUsage;
@@ -140,7 +147,7 @@ int run_replay(const Args& args, std::ostream& out, std::ostream& err) {
   context.log = &log;
   context.transport = "replay";
   if (!args.value("partner").empty()) context.expected_partner = args.value("partner");
-  replay::Replayer replayer(context, *store, [&] { return load_settings(args, *partners); });
+  replay::Replayer replayer(context, *store, [&] { return load_settings(gw.value(), *partners); });
 
   bool problems = false, store_trouble = false;
   const std::string mdn_out = args.value("mdn-out");

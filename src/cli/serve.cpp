@@ -47,6 +47,7 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
     err << "edihub serve: " << partners.status().message() << "\n";
     return kUsage;
   }
+  partners->default_documents(gw.documents);
   auto as2_settings = as2::Settings::from_config(gw, partners.value());
   if (!as2_settings.is_ok()) {
     err << "edihub serve: " << as2_settings.status().message() << "\n";

@@ -87,6 +87,11 @@ Result<Gateway> Gateway::load(const std::string& path) {
       g.outbox_workers < 1 || g.outbox_workers > 64)
     return Status::invalid(path + ": <outbox> first-retry-seconds >= 1, max-attempts >= 1, timeout-seconds >= 1, "
                                   "workers 1-64");
+  if (pugi::xml_node d = root.child("documents")) {
+    Result<Partner::Documents> documents = read_documents(d, path, resolve);
+    if (!documents.is_ok()) return documents.status();
+    g.documents = documents.value();
+  }
   if (pugi::xml_node log = root.child("log")) g.log_format = log.attribute("format").as_string("text");
   if (g.log_format != "text" && g.log_format != "json")
     return Status::invalid(path + ": <log format> must be text or json, not '" + g.log_format + "'");

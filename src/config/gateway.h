@@ -14,6 +14,8 @@
 //             max-buffered-bytes="536870912" max-message-unwrap-bytes="104857600"
 //             max-unwrap-bytes="1073741824"/>
 //     <outbox first-retry-seconds="5" max-attempts="12" timeout-seconds="30" workers="4"/>
+//     <documents webhook="https://erp.example/edi"/>  (or dir="PATH": booked documents of
+//                                                      every partner without its own <documents>)
 //     <gate lease-seconds="300" wait-seconds="10"/>
 //     <log format="text|json"/>   (a crashed worker's keys are taken
 //                                                      over after the lease)
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "src/common/status.h"
+#include "src/config/partners.h"
 
 namespace edihub::config {
 
@@ -58,6 +61,7 @@ struct Gateway {
   int outbox_max_attempts = 12;
   int outbox_timeout_seconds = 30;  // one delivery attempt
   int outbox_workers = 4;           // rows delivered at once (each its own store connection)
+  Partner::Documents documents;     // <documents>: for partners whose profile has none
   std::string log_format = "text";  // or "json": one JSON object per line
   int lease_seconds = 300;
   int wait_seconds = 10;

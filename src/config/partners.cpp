@@ -298,19 +298,10 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
   if (acks.via == Acks::Via::Dir && acks.dir.empty())
     return Status::invalid(name + ": <acknowledgments via=\"dir\"> needs a dir attribute");
   if (pugi::xml_node d = root.child("documents")) {
-    // Booked documents on to the back office: one way, a webhook or a directory.
-    const std::string url = d.attribute("webhook").as_string(), dir = d.attribute("dir").as_string();
-    if (url.empty() == dir.empty())
-      return Status::invalid(name + ": <documents> needs either a webhook URL or a dir");
-    if (!url.empty()) {
-      Result<MdnUrl> parsed = parse_mdn_url(url, false);
-      if (!parsed.is_ok())
-        return Status::invalid(name + ": <documents webhook> must be an http(s) URL, not '" + url +
-                               "': " + parsed.status().message());
-      p.documents = {Partner::Documents::Via::Webhook, url};
-    } else {
-      p.documents = {Partner::Documents::Via::Dir, resolve(dir)};
-    }
+    Result<Partner::Documents> documents = read_documents(d, name, resolve);
+    if (!documents.is_ok()) return documents.status();
+    p.documents = documents.value();
+    p.documents_set = true;
   }
   for (pugi::xml_node c : root.children("certificate")) {
     std::string use = c.attribute("use").as_string(), f = c.attribute("file").as_string();
@@ -380,6 +371,29 @@ Result<std::vector<std::filesystem::path>> profile_files(const std::string& dir)
 }
 
 }  // namespace
+
+Result<Partner::Documents> read_documents(const pugi::xml_node& d, const std::string& file,
+                                          const std::function<std::string(const char*)>& resolve) {
+  // Booked documents on to the back office: one way, a webhook or a directory (or none).
+  const std::string url = d.attribute("webhook").as_string(), dir = d.attribute("dir").as_string();
+  const bool none = std::string(d.attribute("none").as_string()) == "true";
+  if (none && url.empty() && dir.empty()) return Partner::Documents{};
+  if (none || url.empty() == dir.empty())
+    return Status::invalid(file + ": <documents> needs either a webhook URL or a dir (or none=\"true\")");
+  if (!url.empty()) {
+    Result<MdnUrl> parsed = parse_mdn_url(url, false);
+    if (!parsed.is_ok())
+      return Status::invalid(file + ": <documents webhook> must be an http(s) URL, not '" + url +
+                             "': " + parsed.status().message());
+    return Partner::Documents{Partner::Documents::Via::Webhook, url};
+  }
+  return Partner::Documents{Partner::Documents::Via::Dir, resolve(dir.c_str())};
+}
+
+void Partners::default_documents(const Partner::Documents& documents) {
+  for (Partner& p : partners_)
+    if (!p.documents_set) p.documents = documents;
+}
 
 Result<Partners> Partners::load(const std::string& dir) {
   Result<std::vector<std::filesystem::path>> files = profile_files(dir);

@@ -13,7 +13,8 @@
 //          service="urn:edihub:edi" service-type="" action="acknowledgment" compress="false")
 //     <acknowledgments via="as2" x12="auto" ta1="on-error" contrl="requested" mdn="sync"/>
 //                     (via as2, as4, dir (with dir="...") or none)
-//     <documents webhook="https://erp.example/edi"/>  (or dir="PATH": booked documents as JSON)
+//     <documents webhook="https://erp.example/edi"/>  (or dir="PATH": booked documents as JSON;
+//                     none="true": not this partner's; without it, the gateway's <documents>)
 //     <certificate use="signing" file="certs/acme.crt"/>    (repeatable: rollover)
 //     <certificate use="encryption" file="certs/acme.crt"/>
 //     <security require-signature="true" require-encryption="true"/>
@@ -23,6 +24,9 @@
 // Certificate paths are relative to the partner file's directory.
 #pragma once
 
+#include <pugixml.hpp>
+
+#include <functional>
 #include <optional>
 #include <utility>
 #include <string>
@@ -73,6 +77,7 @@ struct Partner {
     Via via = Via::None;
     std::string target;  // the URL, or the resolved directory
   } documents;
+  bool documents_set = false;  // the profile has <documents>; else the gateway's default applies
 
   // <acknowledgments via dir x12 ta1 contrl mdn>: which functional
   // acknowledgments go back, and how.
@@ -96,11 +101,19 @@ struct Partner {
   bool allows_async_mdn(const std::string& url) const;
 };
 
+// <documents webhook="URL"|dir="PATH"|none="true"/> in `file` (a partner's or
+// the gateway's); `resolve` makes a relative dir absolute.
+Result<Partner::Documents> read_documents(const pugi::xml_node& d, const std::string& file,
+                                          const std::function<std::string(const char*)>& resolve);
+
 class Partners {
  public:
   // Reads every *.xml in `dir`. Invalid when a file is malformed, an id is
   // missing or an interchange sender id belongs to two partners.
   static Result<Partners> load(const std::string& dir);
+
+  // The gateway's <documents> for every partner whose profile has none.
+  void default_documents(const Partner::Documents& documents);
 
   const std::vector<Partner>& all() const { return partners_; }
   const Partner* find(const std::string& id) const;

@@ -81,4 +81,11 @@ grep -q '"lines":\[{"line_number":1' "$body" || fail "the lines: $(cat "$body")"
 check_eq "acknowledgment files" 76 "$(ls "$WORK/acks" | grep -c '\.997$')"
 check_eq "no temporary files left" 0 "$(ls -a "$WORK/acks" | grep -c '^\.tmp')"
 grep -q "^ST\*997\*" "$WORK/acks/$(ls "$WORK/acks" | head -1)" || fail "not a 997: $(ls "$WORK/acks" | head -1)"
+
+# The gateway's <documents> for a partner whose profile names none (the corpus partner), not for acme.
+gateway_config "$WORK/default.xml" "<documents dir=\"$WORK/erp-drop\"/>"
+sed -i "s|<partners dir=\"[^\"]*\"/>|<partners dir=\"$WORK/partners\"/>|" "$WORK/default.xml"
+replay --config "$WORK/default.xml" "$REPO/tests/corpus/staedi/x12_simple810.edi" || fail "replay with the gateway default"
+check_eq "the gateway's default" "dir|$WORK/erp-drop" \
+  "$(sql "$db" "SELECT DISTINCT channel || '|' || destination FROM outbox WHERE kind = 'document' AND partner_id = 'corpus'")"
 finish

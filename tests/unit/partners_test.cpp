@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "parsers/edi/parser.h"
+#include "src/config/gateway.h"
 #include "src/config/partners.h"
 #include "tests/unit/test_util.h"
 
@@ -273,7 +274,7 @@ TEST_CASE("where acknowledgments go: the partner's endpoints and <acknowledgment
   Dir bad;
   bad.write("x.xml", R"(<partner id="x"><documents webhook="https://erp.example/" dir="out"/></partner>)");
   CHECK(config::Partners::load(bad.path).status().message() ==
-        bad.path + "/x.xml: <documents> needs either a webhook URL or a dir");
+        bad.path + "/x.xml: <documents> needs either a webhook URL or a dir (or none=\"true\")");
   bad.write("x.xml", R"(<partner id="x"><documents webhook="ftp://erp.example/"/></partner>)");
   CHECK(config::Partners::load(bad.path).status().message().find("<documents webhook> must be an http(s) URL") !=
         std::string::npos);
@@ -289,7 +290,46 @@ TEST_CASE("where acknowledgments go: the partner's endpoints and <acknowledgment
   bad.write("x.xml", R"(<partner id="x"><as2 id="X" url="https://x.example/as2" key-transport="oaep"/></partner>)");
   CHECK(config::Partners::load(bad.path).status().message() ==
         bad.path + "/x.xml: <as2 key-transport> must be rsa|rsa-oaep, not 'oaep'");
+  bad.write("x.xml", R"(<partner id="x"><as2 id="X" url="https://x.example/as2" digest="md5"/></partner>)");
+  CHECK(config::Partners::load(bad.path).status().message() ==
+        bad.path + "/x.xml: <as2 digest> must be sha-256|sha-384|sha-512, not 'md5'");
+  bad.write("x.xml", R"(<partner id="x"><as4 party-id="X" url="https://x.example/as4" compress="yes"/></partner>)");
+  CHECK(config::Partners::load(bad.path).status().message() ==
+        bad.path + "/x.xml: <as4 compress> must be true|false, not 'yes'");
   bad.write("x.xml", R"(<partner id="x"><as2 id="X" url="https://user@x.example/as2"/></partner>)");
   CHECK(config::Partners::load(bad.path).status().message().find("<as2 url> must be an http(s) URL") !=
         std::string::npos);
+}
+
+TEST_CASE("documents: a partner's own <documents>, none=\"true\", or the gateway's default") {
+  Dir d;
+  d.write("own.xml", R"(<partner id="own"><x12 qualifier="ZZ" id="O"/><documents dir="mine"/></partner>)");
+  d.write("off.xml", R"(<partner id="off"><x12 qualifier="ZZ" id="N"/><documents none="true"/></partner>)");
+  d.write("plain.xml", R"(<partner id="plain"><x12 qualifier="ZZ" id="P"/>
+                            <as2 id="P" url="https://p.example/as2" digest="sha-512" compress="true"/>
+                            <as4 party-id="P" url="https://p.example/as4" service="urn:s" action="ack"/></partner>)");
+  auto p = config::Partners::load(d.path);
+  REQUIRE_MESSAGE(p.is_ok(), p.status().message());
+  using Docs = config::Partner::Documents;
+  p->default_documents({Docs::Via::Webhook, "https://erp.example/all"});
+  CHECK(p->find("own")->documents.target == d.path + "/mine");
+  CHECK(p->find("off")->documents.via == Docs::Via::None);
+  CHECK(p->find("plain")->documents.via == Docs::Via::Webhook);
+  CHECK(p->find("plain")->documents.target == "https://erp.example/all");
+  const config::Partner* plain = p->find("plain");
+  CHECK(plain->as2_digest == "sha-512");
+  CHECK(plain->as2_compress);
+  CHECK(plain->as4_service == "urn:s");
+  CHECK(plain->as4_action == "ack");
+  CHECK_FALSE(plain->as4_compress);
+
+  // The default as the gateway file gives it: a relative dir is the file's.
+  d.write("edihub.conf", R"(<edihub><identity cert="e.crt" key="e.key"/><documents dir="erp-drop"/></edihub>)");
+  auto gw = config::Gateway::load(d.path + "/edihub.conf");
+  REQUIRE_MESSAGE(gw.is_ok(), gw.status().message());
+  CHECK(gw->documents.via == Docs::Via::Dir);
+  CHECK(gw->documents.target == d.path + "/erp-drop");
+  d.write("edihub.conf", R"(<edihub><identity cert="e.crt" key="e.key"/><documents webhook="mailto:erp@example.com"/></edihub>)");
+  CHECK(config::Gateway::load(d.path + "/edihub.conf").status().message().rfind(
+            d.path + "/edihub.conf: <documents webhook> must be an http(s) URL, not 'mailto:erp@example.com'", 0) == 0);
 }
