@@ -2,6 +2,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "src/store/postgresql/store.h"
 #include "src/store/sqlite/store.h"
 #include "src/store/store.h"
 #include "src/store/transaction.h"
@@ -19,9 +20,12 @@ std::string_view applied_name(Applied a) {
 }
 
 Result<std::unique_ptr<Store>> open_store(const std::string& uri, StoreOptions options) {
+  if (uri.rfind("postgresql://", 0) == 0 || uri.rfind("postgres://", 0) == 0)
+    return postgresql::open_postgresql_store(uri, options);
   const std::string scheme = "sqlite:";
   if (uri.rfind(scheme, 0) != 0)
-    return Status::invalid("unsupported store URI '" + uri + "': expected sqlite:PATH[?synchronous=full|normal]");
+    return Status::invalid("unsupported store URI '" + uri +
+                           "': expected sqlite:PATH[?synchronous=full|normal] or postgresql://USER@HOST:PORT/DB");
   std::string path = uri.substr(scheme.size());
   if (auto q = path.find('?'); q != std::string::npos) {
     std::istringstream params(path.substr(q + 1));

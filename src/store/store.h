@@ -39,8 +39,10 @@ struct StoreOptions {
   bool group_commit = false;
 };
 
-// Opens "sqlite:PATH[?synchronous=normal|full]" and brings its schema up to
-// date. Unavailable (with the reason) when it cannot; Invalid for a bad URI.
+// Opens "sqlite:PATH[?synchronous=normal|full]" or "postgresql://..." (a
+// libpq URI: user, host, port, database, libpq's parameters) and brings its
+// schema up to date. Unavailable (with the reason) when it cannot; Invalid
+// for a bad URI.
 Result<std::unique_ptr<Store>> open_store(const std::string& uri, StoreOptions options = {});
 
 }  // namespace edihub::store

@@ -1,8 +1,14 @@
-// A fresh SQLite store per test, in its own directory, removed afterwards.
+// A fresh store per test, removed afterwards: SQLite in its own directory,
+// or, when EDIHUB_TEST_PG names a server ("postgresql://user@host:port",
+// tests/integration/pg_store_test.sh starts a private one), a database of
+// its own on it. The contract tests run unchanged on both.
 #pragma once
 
 #include <doctest/doctest.h>
+#include <libpq-fe.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -12,14 +18,31 @@
 
 namespace edihub::test {
 
+// The PostgreSQL server the tests run on, or empty for SQLite.
+inline std::string pg_server() {
+  const char* v = std::getenv("EDIHUB_TEST_PG");
+  return v == nullptr ? "" : v;
+}
+inline bool on_postgresql() { return !pg_server().empty(); }
+
 struct TempDb {
-  std::string dir, uri;
+  std::string dir, uri, database;
   TempDb() {
     char tmpl[] = "/tmp/edihub-test-XXXXXX";
     dir = mkdtemp(tmpl);
-    uri = "sqlite:" + dir + "/test.db";
+    if (!on_postgresql()) {
+      uri = "sqlite:" + dir + "/test.db";
+      return;
+    }
+    static std::atomic<int> counter{0};
+    database = "edihub_test_" + std::to_string(getpid()) + "_" + std::to_string(++counter);
+    admin("CREATE DATABASE " + database);
+    uri = pg_server() + "/" + database;
   }
-  ~TempDb() { std::filesystem::remove_all(dir); }
+  ~TempDb() {
+    if (!database.empty()) admin("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+    std::filesystem::remove_all(dir);
+  }
   // A handle whose clock runs `skew_ms` ahead: time passes without sleeping.
   std::unique_ptr<store::Store> open(int64_t skew_ms = 0) const {
     store::StoreOptions o;
@@ -27,6 +50,18 @@ struct TempDb {
     auto s = store::open_store(uri, o);
     REQUIRE_MESSAGE(s.is_ok(), s.status().message());
     return std::move(s.value());
+  }
+
+ private:
+  static void admin(const std::string& sql) {
+    PGconn* c = PQconnectdb((pg_server() + "/postgres").c_str());
+    REQUIRE_MESSAGE(PQstatus(c) == CONNECTION_OK, PQerrorMessage(c));
+    PGresult* r = PQexec(c, sql.c_str());
+    const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    const std::string why = PQresultErrorMessage(r);
+    PQclear(r);
+    PQfinish(c);
+    REQUIRE_MESSAGE(ok, why);
   }
 };
 

@@ -1,30 +1,10 @@
 #include "src/store/sqlite/business.h"
 
+#include "src/store/versions.h"
+
 namespace edihub::store::sqlite {
 
 namespace {
-
-// Dates are digits CCYYMMDD[HHMM[SS]]: pad to compare versions of a document.
-std::string date_key(const std::string& date) {
-  std::string d = date.substr(0, 14);
-  d.resize(14, '0');
-  return d;
-}
-
-int purpose_rank(business::Purpose p) {
-  switch (p) {
-    case business::Purpose::Original: return 0;
-    case business::Purpose::Replace: return 1;
-    case business::Purpose::Cancel: return 2;
-  }
-  return 0;
-}
-
-business::Purpose purpose_from(const std::string& s) {
-  if (s == "replace") return business::Purpose::Replace;
-  if (s == "cancel") return business::Purpose::Cancel;
-  return business::Purpose::Original;
-}
 
 Status ran(Result<int64_t> r) { return r.is_ok() ? Status::ok() : r.status(); }
 
@@ -70,32 +50,21 @@ Business::Business(Connection& c)
                 "INSERT INTO sequences (name, value) VALUES (?1, 1)"
                 " ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value") {}
 
-Result<Business::Version> Business::version_of(Stmt& select, const std::string& partner, const std::string& number) {
+Result<StoredVersion> Business::version_of(Stmt& select, const std::string& partner, const std::string& number) {
   Using q(select);
   q->bind(1, partner).bind(2, number);
   Result<bool> row = q->step();
   if (!row.is_ok()) return row.status();
-  Version v;
+  StoredVersion v;
   if (row.value()) v = {true, q->text(0), q->text(1)};
   return v;
 }
 
-Applied Business::decide(const Version& stored, const std::string& date, business::Purpose purpose) {
-  const bool cancel = purpose == business::Purpose::Cancel;
-  if (!stored.exists) return cancel ? Applied::Cancelled : Applied::Inserted;
-  // Supersedes: a later date, or the same date and a stronger purpose
-  // (original < replace < cancel).
-  const std::string a = date_key(date), b = date_key(stored.date);
-  const bool newer = a != b ? a > b : purpose_rank(purpose) > purpose_rank(purpose_from(stored.purpose));
-  if (!newer) return Applied::IgnoredOlder;
-  return cancel ? Applied::Cancelled : Applied::Replaced;
-}
-
 Result<Applied> Business::put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
                                               const std::string& source, int64_t now_ms) {
-  Result<Version> stored = version_of(sn_select_, partner, doc.document_number);
+  Result<StoredVersion> stored = version_of(sn_select_, partner, doc.document_number);
   if (!stored.is_ok()) return stored.status();
-  const Applied applied = decide(stored.value(), doc.document_date, doc.purpose);
+  const Applied applied = decide_version(stored.value(), doc.document_date, doc.purpose);
   const std::string purpose(business::purpose_name(doc.purpose));
   if (applied == Applied::IgnoredOlder) return applied;
   if (applied == Applied::Cancelled && stored->exists) {
@@ -135,9 +104,9 @@ Result<Applied> Business::put_shipment_notice(const std::string& partner, const 
 
 Result<Applied> Business::put_invoice(const std::string& partner, const business::Invoice& doc,
                                       const std::string& source, int64_t now_ms) {
-  Result<Version> stored = version_of(inv_select_, partner, doc.invoice_number);
+  Result<StoredVersion> stored = version_of(inv_select_, partner, doc.invoice_number);
   if (!stored.is_ok()) return stored.status();
-  const Applied applied = decide(stored.value(), doc.document_date, doc.purpose);
+  const Applied applied = decide_version(stored.value(), doc.document_date, doc.purpose);
   const std::string purpose(business::purpose_name(doc.purpose));
   if (applied == Applied::IgnoredOlder) return applied;
   if (applied == Applied::Cancelled && stored->exists) {

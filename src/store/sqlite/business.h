@@ -5,6 +5,7 @@
 #include "src/business/documents.h"
 #include "src/store/sqlite/connection.h"
 #include "src/store/transaction.h"
+#include "src/store/versions.h"
 
 namespace edihub::store::sqlite {
 
@@ -19,15 +20,7 @@ class Business {
   Result<int64_t> next_sequence(const std::string& name);
 
  private:
-  // The stored version of a document, when there is one.
-  struct Version {
-    bool exists = false;
-    std::string date, purpose;
-  };
-  Result<Version> version_of(Stmt& select, const std::string& partner, const std::string& number);
-  // What to do with `incoming` given the stored version: insert, replace,
-  // cancel, or ignore as older.
-  static Applied decide(const Version& stored, const std::string& date, business::Purpose purpose);
+  Result<StoredVersion> version_of(Stmt& select, const std::string& partner, const std::string& number);
 
   Stmt sn_select_, sn_insert_, sn_replace_, sn_cancel_, sn_delete_lines_, sn_line_;
   Stmt inv_select_, inv_insert_, inv_replace_, inv_cancel_, inv_delete_lines_, inv_line_;

@@ -1,0 +1,174 @@
+-- edihub store schema for PostgreSQL, as numbered migrations.
+--
+-- The same tables as schema/sqlite.sql at its latest migration, with
+-- PostgreSQL types. A node applies every migration above the highest one in
+-- schema_version when it opens the store, each in its own transaction, under
+-- an advisory lock: nodes starting at once migrate once. Add a change as a new
+-- "-- migration N: ..." block at the end; never edit an applied one. Times are
+-- milliseconds since the Unix epoch from the database's clock, never a node's.
+
+-- migration 1: initial schema (SQLite's migrations 1-3)
+CREATE TABLE idempotency_keys (
+  partner_id      TEXT    NOT NULL,
+  message_id      TEXT    NOT NULL,  -- as2:<id> as4:<id> x12:<ISA06>:<ISA13> edifact:<0004>:<0020>
+  protocol        TEXT    NOT NULL,
+  state           TEXT    NOT NULL CHECK (state IN ('processing', 'completed', 'failed')),
+  received_at     BIGINT  NOT NULL,
+  updated_at      BIGINT  NOT NULL,
+  lease_until     BIGINT,            -- set while processing
+  attempts        BIGINT  NOT NULL DEFAULT 1,  -- also the fencing token
+  failures        BIGINT  NOT NULL DEFAULT 0,
+  payload_sha256  TEXT    NOT NULL,
+  raw_sha256      TEXT    NOT NULL,
+  receipt_status  BIGINT,
+  receipt_headers TEXT,
+  receipt_body    BYTEA,
+  outcome         TEXT,
+  error           TEXT,
+  PRIMARY KEY (partner_id, message_id)
+);
+CREATE INDEX idempotency_keys_received_at ON idempotency_keys (received_at);
+
+CREATE TABLE messages (
+  id           BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  received_at  BIGINT  NOT NULL,
+  partner_id   TEXT,
+  protocol     TEXT    NOT NULL,
+  transport    TEXT    NOT NULL,
+  transport_id TEXT,
+  message_id   TEXT,
+  outcome      TEXT    NOT NULL CHECK (outcome IN ('processed', 'duplicate', 'conflict', 'rejected', 'poison',
+                                                   'in-flight', 'error', 'archived')),
+  bytes        BIGINT  NOT NULL DEFAULT 0,
+  documents    BIGINT  NOT NULL DEFAULT 0,
+  duration_ms  BIGINT  NOT NULL DEFAULT 0,
+  detail       TEXT,
+  capture_id   BIGINT
+);
+CREATE INDEX messages_received_at ON messages (received_at);
+CREATE INDEX messages_outcome ON messages (outcome, received_at);
+CREATE INDEX messages_message_id ON messages (partner_id, message_id);
+
+CREATE TABLE shipment_notices (
+  partner_id      TEXT    NOT NULL,
+  document_number TEXT    NOT NULL,
+  purpose         TEXT    NOT NULL,
+  status          TEXT    NOT NULL CHECK (status IN ('active', 'cancelled')),
+  document_date   TEXT    NOT NULL,
+  ship_date       TEXT,
+  order_number    TEXT,
+  ship_from       TEXT,
+  ship_to         TEXT,
+  carrier         TEXT,
+  gross_weight    TEXT,
+  source          TEXT    NOT NULL,
+  versions        BIGINT  NOT NULL DEFAULT 1,
+  created_at      BIGINT  NOT NULL,
+  updated_at      BIGINT  NOT NULL,
+  PRIMARY KEY (partner_id, document_number)
+);
+
+CREATE TABLE shipment_notice_lines (
+  partner_id      TEXT    NOT NULL,
+  document_number TEXT    NOT NULL,
+  position        BIGINT  NOT NULL,
+  line_number     BIGINT  NOT NULL,
+  item_id         TEXT,
+  item_id_type    TEXT,
+  supplier_item   TEXT,
+  quantity        TEXT    NOT NULL,
+  unit            TEXT,
+  order_number    TEXT,
+  PRIMARY KEY (partner_id, document_number, position),
+  FOREIGN KEY (partner_id, document_number)
+    REFERENCES shipment_notices (partner_id, document_number) ON DELETE CASCADE
+);
+
+CREATE TABLE invoices (
+  partner_id       TEXT    NOT NULL,
+  invoice_number   TEXT    NOT NULL,
+  credit_note      BIGINT  NOT NULL DEFAULT 0,
+  purpose          TEXT    NOT NULL,
+  status           TEXT    NOT NULL CHECK (status IN ('active', 'cancelled')),
+  document_date    TEXT    NOT NULL,
+  order_number     TEXT,
+  currency         TEXT,
+  total_minor      BIGINT  NOT NULL,
+  tax_minor        BIGINT,
+  line_total_minor BIGINT,
+  source           TEXT    NOT NULL,
+  versions         BIGINT  NOT NULL DEFAULT 1,
+  created_at       BIGINT  NOT NULL,
+  updated_at       BIGINT  NOT NULL,
+  PRIMARY KEY (partner_id, invoice_number)
+);
+
+CREATE TABLE invoice_lines (
+  partner_id     TEXT    NOT NULL,
+  invoice_number TEXT    NOT NULL,
+  position       BIGINT  NOT NULL,
+  line_number    BIGINT  NOT NULL,
+  item_id        TEXT,
+  item_id_type   TEXT,
+  quantity       TEXT    NOT NULL,
+  unit           TEXT,
+  unit_price     TEXT,
+  amount_minor   BIGINT  NOT NULL,
+  PRIMARY KEY (partner_id, invoice_number, position),
+  FOREIGN KEY (partner_id, invoice_number)
+    REFERENCES invoices (partner_id, invoice_number) ON DELETE CASCADE
+);
+
+CREATE TABLE outbox (
+  id               BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  partner_id       TEXT    NOT NULL,
+  kind             TEXT    NOT NULL,
+  reference        TEXT,
+  channel          TEXT    NOT NULL CHECK (channel IN ('http', 'as2', 'as4', 'dir', 'webhook')),
+  destination      TEXT    NOT NULL,
+  message_id       TEXT    NOT NULL,
+  headers          TEXT,
+  body             BYTEA   NOT NULL,
+  prepared_headers TEXT,
+  prepared         BYTEA,
+  state            TEXT    NOT NULL DEFAULT 'pending'
+                   CHECK (state IN ('pending', 'in-flight', 'sent', 'delivered', 'failed', 'cancelled')),
+  attempts         BIGINT  NOT NULL DEFAULT 0,
+  created_at       BIGINT  NOT NULL,
+  next_attempt_at  BIGINT  NOT NULL,
+  last_error       TEXT,
+  receipt          BYTEA,
+  delivered_at     BIGINT
+);
+CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
+CREATE INDEX outbox_partner ON outbox (partner_id, state);
+CREATE INDEX outbox_message_id ON outbox (message_id);
+
+CREATE TABLE sequences (
+  name  TEXT    PRIMARY KEY,
+  value BIGINT  NOT NULL
+);
+
+CREATE TABLE captures (
+  id          BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  received_at BIGINT  NOT NULL,
+  partner_id  TEXT    NOT NULL,
+  protocol    TEXT    NOT NULL,
+  message_id  TEXT    NOT NULL,
+  raw_sha256  TEXT    NOT NULL,
+  head        BYTEA   NOT NULL,
+  body        BYTEA   NOT NULL
+);
+CREATE INDEX captures_received_at ON captures (received_at);
+CREATE INDEX captures_message ON captures (partner_id, message_id);
+
+CREATE TABLE conflict_receipts (
+  partner_id      TEXT    NOT NULL,
+  message_id      TEXT    NOT NULL,
+  raw_sha256      TEXT    NOT NULL,
+  created_at      BIGINT  NOT NULL,
+  receipt_status  BIGINT  NOT NULL,
+  receipt_headers TEXT    NOT NULL,
+  receipt_body    BYTEA   NOT NULL,
+  PRIMARY KEY (partner_id, message_id, raw_sha256)
+);

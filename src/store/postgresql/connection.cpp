@@ -1,0 +1,239 @@
+#include "src/store/postgresql/connection.h"
+
+#include <endian.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace edihub::store::postgresql {
+
+const char* postgresql_schema();  // generated from schema/postgresql.sql
+
+namespace {
+
+constexpr Oid kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23;
+
+std::string trimmed(const char* message) {
+  std::string m = message == nullptr ? "" : message;
+  while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+  return m;
+}
+
+}  // namespace
+
+Params& Params::add(int64_t v) {
+  values_.push_back(std::to_string(v));
+  nulls_.push_back(false);
+  formats_.push_back(0);
+  return *this;
+}
+
+Params& Params::add(std::string_view text) {
+  values_.emplace_back(text);
+  nulls_.push_back(false);
+  formats_.push_back(0);
+  return *this;
+}
+
+Params& Params::bytes(std::string_view b) {
+  values_.emplace_back(b);
+  nulls_.push_back(false);
+  formats_.push_back(1);
+  return *this;
+}
+
+Params& Params::null() {
+  values_.emplace_back();
+  nulls_.push_back(true);
+  formats_.push_back(0);
+  return *this;
+}
+
+int64_t Rows::affected() const {
+  const char* n = PQcmdTuples(r_.get());
+  return n == nullptr || *n == '\0' ? 0 : std::atoll(n);
+}
+
+int64_t Rows::int64(int row, int col) const {
+  if (is_null(row, col)) return 0;
+  const char* v = PQgetvalue(r_.get(), row, col);
+  switch (PQftype(r_.get(), col)) {
+    case kInt8: {
+      uint64_t n;
+      std::memcpy(&n, v, 8);
+      return static_cast<int64_t>(be64toh(n));
+    }
+    case kInt4: {
+      uint32_t n;
+      std::memcpy(&n, v, 4);
+      return static_cast<int32_t>(be32toh(n));
+    }
+    case kInt2: {
+      uint16_t n;
+      std::memcpy(&n, v, 2);
+      return static_cast<int16_t>(be16toh(n));
+    }
+    case kBool: return *v != 0;
+    default: return 0;
+  }
+}
+
+std::string Rows::text(int row, int col) const {
+  if (is_null(row, col)) return {};
+  return std::string(PQgetvalue(r_.get(), row, col), static_cast<size_t>(PQgetlength(r_.get(), row, col)));
+}
+
+Connection::~Connection() { PQfinish(c_); }
+
+Result<std::unique_ptr<Connection>> Connection::open(const std::string& uri, const StoreOptions& options) {
+  PGconn* c = PQconnectdb(uri.c_str());
+  if (PQstatus(c) != CONNECTION_OK) {
+    Status s = Status::unavailable("PostgreSQL at '" + uri + "': " + trimmed(PQerrorMessage(c)));
+    PQfinish(c);
+    return s;
+  }
+  std::unique_ptr<Connection> conn(new Connection(c, options));
+  // Notices (a table that exists ...) are not for the operator's terminal.
+  PQsetNoticeProcessor(c, [](void*, const char*) {}, nullptr);
+  Status s = conn->simple("SET client_min_messages = warning; SET statement_timeout = 0");
+  if (s.is_ok()) s = conn->migrate();
+  if (!s.is_ok()) return s;
+  return conn;
+}
+
+Status Connection::error_from(PGresult* r, const char* what) {
+  const char* state = r != nullptr ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+  const std::string code = state != nullptr ? state : "";
+  const std::string message = trimmed(r != nullptr ? PQresultErrorMessage(r) : PQerrorMessage(c_));
+  retryable_ = code == "40001" || code == "40P01";
+  if (code == "55P03")  // lock_timeout: another transaction holds what we need
+    return Status::transient("store busy: no write lock within " + std::to_string(lock_wait_ms_) + " ms");
+  if (PQstatus(c_) != CONNECTION_OK || code.rfind("08", 0) == 0 || code == "57P01") {
+    prepared_.clear();
+    PQreset(c_);  // for the next call; this one failed
+    return Status::unavailable(std::string("PostgreSQL connection lost during ") + what + ": " + message);
+  }
+  if (retryable_) return Status::transient(std::string("PostgreSQL ") + what + ": " + message + " (retry)");
+  return Status::transient(std::string("PostgreSQL ") + what + ": " + message);
+}
+
+Result<Rows> Connection::exec(const std::string& sql, const Params& p) {
+  auto it = prepared_.find(sql);
+  if (it == prepared_.end()) {
+    const std::string name = "s" + std::to_string(prepared_.size() + 1);
+    PGresult* r = PQprepare(c_, name.c_str(), sql.c_str(), static_cast<int>(p.values_.size()), nullptr);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+      Status s = error_from(r, "prepare");
+      PQclear(r);
+      return s.kind() == Status::Kind::Unavailable
+                 ? s
+                 : Status::transient(s.message() + " [" + sql.substr(0, 80) + "]");
+    }
+    PQclear(r);
+    it = prepared_.emplace(sql, name).first;
+  }
+  std::vector<const char*> values(p.values_.size());
+  std::vector<int> lengths(p.values_.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = p.nulls_[i] ? nullptr : p.values_[i].data();
+    lengths[i] = static_cast<int>(p.values_[i].size());
+  }
+  PGresult* r = PQexecPrepared(c_, it->second.c_str(), static_cast<int>(values.size()), values.data(),
+                               lengths.data(), p.formats_.data(), 1);
+  const ExecStatusType st = PQresultStatus(r);
+  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+    Status s = error_from(r, "statement");
+    PQclear(r);
+    return s;
+  }
+  retryable_ = false;
+  return Rows(r);
+}
+
+Status Connection::simple(const std::string& sql) {
+  PGresult* r = PQexec(c_, sql.c_str());
+  const ExecStatusType st = PQresultStatus(r);
+  Status s = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::ok() : error_from(r, "command");
+  PQclear(r);
+  return s;
+}
+
+Result<int64_t> Connection::begin(int64_t lock_wait_ms) {
+  lock_wait_ms_ = lock_wait_ms;
+  // One round trip (the simple query protocol runs them in order and answers
+  // with the last): the transaction, its lock bound and its clock.
+  const std::string sql = "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout = " +
+                          std::to_string(std::max<int64_t>(lock_wait_ms, 1)) +
+                          "; SELECT (extract(epoch FROM now()) * 1000)::bigint";
+  PGresult* r = PQexec(c_, sql.c_str());
+  if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+    Status s = error_from(r, "begin");
+    PQclear(r);
+    if (PQtransactionStatus(c_) != PQTRANS_IDLE) rollback();
+    return s;
+  }
+  const int64_t now = std::atoll(PQgetvalue(r, 0, 0)) + options_.clock_skew_ms;
+  PQclear(r);
+  return now;
+}
+
+Status Connection::commit() { return simple("COMMIT"); }
+
+void Connection::rollback() {
+  PGresult* r = PQexec(c_, "ROLLBACK");
+  PQclear(r);
+}
+
+Status Connection::migrate() {
+  // Nodes starting at once: one migrates, the others wait here and find it done.
+  constexpr const char* kLock = "SELECT pg_advisory_lock(4246398500)";
+  constexpr const char* kUnlock = "SELECT pg_advisory_unlock(4246398500)";
+  Status s = simple(kLock);
+  if (!s.is_ok()) return s;
+  auto fail = [&](Status why) {
+    if (PQtransactionStatus(c_) != PQTRANS_IDLE) rollback();
+    simple(kUnlock).ignore();
+    return why;
+  };
+  s = simple("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL,"
+             " description TEXT NOT NULL)");
+  if (!s.is_ok()) return fail(s);
+  Result<Rows> current = exec("SELECT COALESCE(MAX(version), 0) FROM schema_version");
+  if (!current.is_ok()) return fail(current.status());
+  schema_version_ = static_cast<int>(current->int64(0, 0));
+  // Each migration starts with a line "-- migration N: description".
+  const std::string schema = postgresql_schema();
+  const std::string marker = "\n-- migration ";
+  for (size_t at = schema.find(marker); at != std::string::npos;) {
+    const size_t next = schema.find(marker, at + marker.size());
+    const std::string block = schema.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+    at = next;
+    const int number = std::atoi(block.c_str() + marker.size() - 1);
+    if (number <= 0) return fail(Status::unavailable("schema/postgresql.sql: bad migration header: " + block.substr(0, 40)));
+    if (number <= schema_version_) continue;
+    const size_t eol = block.find('\n');
+    const size_t colon = block.find(':');
+    const std::string description = colon < eol ? block.substr(colon + 2, eol - colon - 2) : "";
+    s = simple("BEGIN");
+    if (s.is_ok()) s = simple(block);
+    if (s.is_ok()) {
+      Result<Rows> r = exec("INSERT INTO schema_version (version, applied_at, description)"
+                            " VALUES ($1, (extract(epoch FROM now()) * 1000)::bigint, $2)",
+                            Params().add(int64_t{number}).add(description));
+      if (!r.is_ok()) s = r.status();
+    }
+    if (s.is_ok()) s = simple("COMMIT");
+    if (!s.is_ok()) return fail(Status::unavailable("schema/postgresql.sql migration " + std::to_string(number) + ": " + s.message()));
+    schema_version_ = number;
+  }
+  return simple(kUnlock);
+}
+
+Result<int64_t> Connection::clock_ms() {
+  Result<Rows> r = exec("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint");
+  if (!r.is_ok()) return r.status();
+  return r->int64(0, 0) + options_.clock_skew_ms;
+}
+
+}  // namespace edihub::store::postgresql

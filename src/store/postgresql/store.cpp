@@ -1,0 +1,567 @@
+#include "src/store/postgresql/store.h"
+
+#include "src/common/partner_text.h"
+#include "src/store/postgresql/connection.h"
+#include "src/store/versions.h"
+
+namespace edihub::store::postgresql {
+
+namespace {
+
+Status done(const Result<Rows>& r) { return r.is_ok() ? Status::ok() : r.status(); }
+Result<bool> one(const Result<Rows>& r) {
+  if (!r.is_ok()) return r.status();
+  return r->affected() == 1;
+}
+
+constexpr const char* kKeyColumns =
+    "SELECT state, received_at, COALESCE(lease_until, 0), attempts, failures, payload_sha256, raw_sha256,"
+    " COALESCE(outcome, ''), COALESCE(error, ''), COALESCE(receipt_status, 0), COALESCE(receipt_headers, ''),"
+    " receipt_body FROM idempotency_keys WHERE partner_id = $1 AND message_id = $2";
+
+Result<std::optional<KeyRecord>> read_key_row(Connection& c, const MessageKey& key) {
+  Result<Rows> r = c.exec(kKeyColumns, Params().add(key.partner_id).add(key.message_id));
+  if (!r.is_ok()) return r.status();
+  if (r->size() == 0) return std::optional<KeyRecord>();
+  KeyRecord k;
+  k.key = key;
+  k.state = state_from(r->text(0, 0));
+  k.received_at_ms = r->int64(0, 1);
+  k.lease_until_ms = r->int64(0, 2);
+  k.attempts = r->int64(0, 3);
+  k.failures = r->int64(0, 4);
+  k.payload = PayloadDigest::from_hex(r->text(0, 5));
+  k.raw = RawDigest::from_hex(r->text(0, 6));
+  k.outcome = r->text(0, 7);
+  k.error = r->text(0, 8);
+  k.receipt = {static_cast<int>(r->int64(0, 9)), r->text(0, 10), r->text(0, 11)};
+  return std::optional<KeyRecord>(std::move(k));
+}
+
+#define OUTBOX_COLUMNS                                                                                           \
+  "id, partner_id, kind, COALESCE(reference, ''), channel, destination, message_id, COALESCE(headers, ''), body," \
+  " state, attempts, created_at, next_attempt_at, COALESCE(delivered_at, 0), COALESCE(last_error, '')," \
+  " COALESCE(prepared_headers, ''), prepared, receipt"
+
+std::vector<OutboxEntry> outbox_rows(const Rows& r) {
+  std::vector<OutboxEntry> out;
+  for (int i = 0; i < r.size(); ++i) {
+    OutboxEntry e;
+    e.id = r.int64(i, 0);
+    e.item = {r.text(i, 1), r.text(i, 2), r.text(i, 3), r.text(i, 4),
+              r.text(i, 5), r.text(i, 6), r.text(i, 7), r.text(i, 8)};
+    e.state = r.text(i, 9);
+    e.attempts = r.int64(i, 10);
+    e.created_at_ms = r.int64(i, 11);
+    e.next_attempt_ms = r.int64(i, 12);
+    e.delivered_at_ms = r.int64(i, 13);
+    e.last_error = r.text(i, 14);
+    e.prepared_headers = r.text(i, 15);
+    e.prepared = r.text(i, 16);
+    e.receipt = r.text(i, 17);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<std::optional<OutboxEntry>> first(const Result<Rows>& r) {
+  if (!r.is_ok()) return r.status();
+  std::vector<OutboxEntry> rows = outbox_rows(r.value());
+  if (rows.empty()) return std::optional<OutboxEntry>();
+  return std::optional<OutboxEntry>(std::move(rows[0]));
+}
+
+class PgTransaction : public Transaction {
+ public:
+  PgTransaction(Connection& c, int64_t now_ms) : c_(c), now_(now_ms) {}
+  int64_t now_ms() const override { return now_; }
+
+  Result<bool> insert_key(const MessageKey& key, const PayloadDigest& payload, const RawDigest& raw,
+                          int64_t lease_until_ms) override {
+    return one(c_.exec("INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, received_at, updated_at,"
+                       " lease_until, attempts, failures, payload_sha256, raw_sha256)"
+                       " VALUES ($1, $2, $3, 'processing', $4, $4, $5, 1, 0, $6, $7) ON CONFLICT DO NOTHING",
+                       Params().add(key.partner_id).add(key.message_id).add(key.protocol()).add(now_)
+                           .add(lease_until_ms).add(payload.hex()).add(raw.hex())));
+  }
+  Result<std::optional<KeyRecord>> read_key(const MessageKey& key) override { return read_key_row(c_, key); }
+  Result<bool> take_over(const MessageKey& key, int64_t attempts, const PayloadDigest& payload, const RawDigest& raw,
+                         int64_t lease_until_ms) override {
+    return one(c_.exec("UPDATE idempotency_keys SET state = 'processing', attempts = attempts + 1, lease_until = $1,"
+                       " updated_at = $2, payload_sha256 = $3, raw_sha256 = $4"
+                       " WHERE partner_id = $5 AND message_id = $6 AND attempts = $7 AND state <> 'completed'",
+                       Params().add(lease_until_ms).add(now_).add(payload.hex()).add(raw.hex())
+                           .add(key.partner_id).add(key.message_id).add(attempts)));
+  }
+  Result<bool> settle_key(const MessageKey& key, int64_t token, const PayloadDigest& payload,
+                          const Settlement& s) override {
+    return one(c_.exec(
+        "UPDATE idempotency_keys SET state = $1, receipt_status = $2, receipt_headers = $3, receipt_body = $4,"
+        " outcome = $5, error = $6, lease_until = NULL, updated_at = $7, failures = failures + $8,"
+        " payload_sha256 = CASE WHEN $9::text = '' THEN payload_sha256 ELSE $9::text END"
+        " WHERE partner_id = $10 AND message_id = $11 AND state = 'processing' AND attempts = $12",
+        Params().add(state_name(s.state)).add(int64_t{s.receipt.status}).add(s.receipt.headers)
+            .bytes(s.receipt.body).add(outcome_name(s.outcome)).add(s.error).add(now_)
+            .add(int64_t{s.state == KeyState::Failed ? 1 : 0}).add(payload.hex()).add(key.partner_id)
+            .add(key.message_id).add(token)));
+  }
+  Result<bool> release_key(const MessageKey& key, int64_t token) override {
+    return one(c_.exec("UPDATE idempotency_keys SET lease_until = $1, updated_at = $1"
+                       " WHERE partner_id = $2 AND message_id = $3 AND state = 'processing' AND attempts = $4",
+                       Params().add(now_).add(key.partner_id).add(key.message_id).add(token)));
+  }
+  Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& r) override {
+    return done(c_.exec("INSERT INTO conflict_receipts (partner_id, message_id, raw_sha256, created_at,"
+                        " receipt_status, receipt_headers, receipt_body) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                        " ON CONFLICT DO NOTHING",
+                        Params().add(key.partner_id).add(key.message_id).add(raw.hex()).add(now_)
+                            .add(int64_t{r.status}).add(r.headers).bytes(r.body)));
+  }
+
+  Result<Applied> put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
+                                      const std::string& source) override;
+  Result<Applied> put_invoice(const std::string& partner, const business::Invoice& doc,
+                              const std::string& source) override;
+  Result<int64_t> next_sequence(const std::string& name) override {
+    Result<Rows> r = c_.exec("INSERT INTO sequences (name, value) VALUES ($1, 1)"
+                             " ON CONFLICT (name) DO UPDATE SET value = sequences.value + 1 RETURNING value",
+                             Params().add(name));
+    if (!r.is_ok()) return r.status();
+    return r->int64(0, 0);
+  }
+
+  Status log(const MessageLog& m) override {
+    return done(c_.exec(
+        "INSERT INTO messages (received_at, partner_id, protocol, transport, transport_id, message_id, outcome,"
+        " bytes, documents, duration_ms, detail, capture_id)"
+        " VALUES ($1, NULLIF($2::text, ''), $3, $4, $5, $6, $7, $8, $9, $10, $11, NULLIF($12::bigint, 0))",
+        Params().add(now_).add(partner_text(m.partner_id, 128)).add(m.protocol).add(m.transport)
+            .add(partner_text(m.transport_id, 1000)).add(partner_text(m.message_id, 1000))
+            .add(outcome_name(m.outcome)).add(m.bytes).add(m.documents).add(m.duration_ms)
+            .add(partner_text(m.detail, 2000)).add(m.capture_id)));
+  }
+  Status enqueue(const OutboxItem& i) override {
+    return done(c_.exec("INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers,"
+                        " body, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)",
+                        Params().add(i.partner_id).add(i.kind).add(i.reference).add(i.channel).add(i.destination)
+                            .add(i.message_id).add(i.headers).bytes(i.body).add(now_)));
+  }
+  Result<int64_t> archive(const CaptureRef& cap) override {
+    Result<Rows> r = c_.exec("INSERT INTO captures (received_at, partner_id, protocol, message_id, raw_sha256, head,"
+                             " body) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                             Params().add(now_).add(cap.partner_id).add(cap.protocol).add(cap.message_id)
+                                 .add(cap.raw.hex()).bytes(cap.head).bytes(cap.body));
+    if (!r.is_ok()) return r.status();
+    return r->int64(0, 0);
+  }
+
+ private:
+  Result<StoredVersion> version(const char* sql, const std::string& partner, const std::string& number) {
+    Result<Rows> r = c_.exec(sql, Params().add(partner).add(number));
+    if (!r.is_ok()) return r.status();
+    StoredVersion v;
+    if (r->size() > 0) v = {true, r->text(0, 0), r->text(0, 1)};
+    return v;
+  }
+
+  Connection& c_;
+  int64_t now_;
+};
+
+Result<Applied> PgTransaction::put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
+                                                   const std::string& source) {
+  // FOR UPDATE: two nodes booking versions of one document apply them in turn.
+  Result<StoredVersion> stored = version(
+      "SELECT document_date, purpose FROM shipment_notices WHERE partner_id = $1 AND document_number = $2 FOR UPDATE",
+      partner, doc.document_number);
+  if (!stored.is_ok()) return stored.status();
+  const Applied applied = decide_version(stored.value(), doc.document_date, doc.purpose);
+  const std::string purpose(business::purpose_name(doc.purpose));
+  if (applied == Applied::IgnoredOlder) return applied;
+  if (applied == Applied::Cancelled && stored->exists) {
+    Status s = done(c_.exec("UPDATE shipment_notices SET purpose = $3, status = 'cancelled', document_date = $4,"
+                            " source = $5, versions = versions + 1, updated_at = $6"
+                            " WHERE partner_id = $1 AND document_number = $2",
+                            Params().add(partner).add(doc.document_number).add(purpose).add(doc.document_date)
+                                .add(source).add(now_)));
+    if (!s.is_ok()) return s;
+    return applied;
+  }
+  Params p;
+  p.add(partner).add(doc.document_number).add(purpose);
+  if (applied != Applied::Replaced) p.add(applied == Applied::Cancelled ? "cancelled" : "active");
+  p.add(doc.document_date).add(doc.ship_date).add(doc.order_number).add(doc.ship_from).add(doc.ship_to)
+      .add(doc.carrier).add(doc.gross_weight).add(source).add(now_);
+  Status s = done(applied == Applied::Replaced
+                      ? c_.exec("UPDATE shipment_notices SET purpose = $3, status = 'active', document_date = $4,"
+                                " ship_date = $5, order_number = $6, ship_from = $7, ship_to = $8, carrier = $9,"
+                                " gross_weight = $10, source = $11, versions = versions + 1, updated_at = $12"
+                                " WHERE partner_id = $1 AND document_number = $2",
+                                p)
+                      : c_.exec("INSERT INTO shipment_notices (partner_id, document_number, purpose, status,"
+                                " document_date, ship_date, order_number, ship_from, ship_to, carrier, gross_weight,"
+                                " source, versions, created_at, updated_at)"
+                                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 1, $13, $13)",
+                                p));
+  if (!s.is_ok()) return s;
+  if (applied == Applied::Cancelled) return applied;
+  if (applied == Applied::Replaced) {
+    s = done(c_.exec("DELETE FROM shipment_notice_lines WHERE partner_id = $1 AND document_number = $2",
+                     Params().add(partner).add(doc.document_number)));
+    if (!s.is_ok()) return s;
+  }
+  int64_t position = 0;
+  for (const auto& line : doc.lines) {
+    s = done(c_.exec("INSERT INTO shipment_notice_lines (partner_id, document_number, position, line_number,"
+                     " item_id, item_id_type, supplier_item, quantity, unit, order_number)"
+                     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                     Params().add(partner).add(doc.document_number).add(++position).add(int64_t{line.line_number})
+                         .add(line.item_id).add(line.item_id_type).add(line.supplier_item).add(line.quantity)
+                         .add(line.unit).add(line.order_number)));
+    if (!s.is_ok()) return s;
+  }
+  return applied;
+}
+
+Result<Applied> PgTransaction::put_invoice(const std::string& partner, const business::Invoice& doc,
+                                           const std::string& source) {
+  Result<StoredVersion> stored = version(
+      "SELECT document_date, purpose FROM invoices WHERE partner_id = $1 AND invoice_number = $2 FOR UPDATE",
+      partner, doc.invoice_number);
+  if (!stored.is_ok()) return stored.status();
+  const Applied applied = decide_version(stored.value(), doc.document_date, doc.purpose);
+  const std::string purpose(business::purpose_name(doc.purpose));
+  if (applied == Applied::IgnoredOlder) return applied;
+  if (applied == Applied::Cancelled && stored->exists) {
+    Status s = done(c_.exec("UPDATE invoices SET purpose = $3, status = 'cancelled', document_date = $4, source = $5,"
+                            " versions = versions + 1, updated_at = $6 WHERE partner_id = $1 AND invoice_number = $2",
+                            Params().add(partner).add(doc.invoice_number).add(purpose).add(doc.document_date)
+                                .add(source).add(now_)));
+    if (!s.is_ok()) return s;
+    return applied;
+  }
+  Params p;
+  p.add(partner).add(doc.invoice_number).add(int64_t{doc.credit_note ? 1 : 0}).add(purpose);
+  if (applied != Applied::Replaced) p.add(applied == Applied::Cancelled ? "cancelled" : "active");
+  p.add(doc.document_date).add(doc.order_number).add(doc.currency).add(doc.total_minor);
+  if (doc.tax_minor) p.add(*doc.tax_minor); else p.null();
+  if (doc.line_total_minor) p.add(*doc.line_total_minor); else p.null();
+  p.add(source).add(now_);
+  Status s = done(applied == Applied::Replaced
+                      ? c_.exec("UPDATE invoices SET credit_note = $3, purpose = $4, status = 'active',"
+                                " document_date = $5, order_number = $6, currency = $7, total_minor = $8,"
+                                " tax_minor = $9, line_total_minor = $10, source = $11, versions = versions + 1,"
+                                " updated_at = $12 WHERE partner_id = $1 AND invoice_number = $2",
+                                p)
+                      : c_.exec("INSERT INTO invoices (partner_id, invoice_number, credit_note, purpose, status,"
+                                " document_date, order_number, currency, total_minor, tax_minor, line_total_minor,"
+                                " source, versions, created_at, updated_at)"
+                                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 1, $13, $13)",
+                                p));
+  if (!s.is_ok()) return s;
+  if (applied == Applied::Cancelled) return applied;
+  if (applied == Applied::Replaced) {
+    s = done(c_.exec("DELETE FROM invoice_lines WHERE partner_id = $1 AND invoice_number = $2",
+                     Params().add(partner).add(doc.invoice_number)));
+    if (!s.is_ok()) return s;
+  }
+  int64_t position = 0;
+  for (const auto& line : doc.lines) {
+    s = done(c_.exec("INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id,"
+                     " item_id_type, quantity, unit, unit_price, amount_minor)"
+                     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                     Params().add(partner).add(doc.invoice_number).add(++position).add(int64_t{line.line_number})
+                         .add(line.item_id).add(line.item_id_type).add(line.quantity).add(line.unit)
+                         .add(line.unit_price).add(line.amount_minor)));
+    if (!s.is_ok()) return s;
+  }
+  return applied;
+}
+
+class PgStore : public Store {
+ public:
+  explicit PgStore(std::unique_ptr<Connection> c) : c_(std::move(c)) {}
+
+  // KeyStore
+  Result<std::optional<KeyRecord>> lookup(const MessageKey& key) override { return read_key_row(*c_, key); }
+  Result<std::optional<Receipt>> conflict_receipt(const MessageKey& key, const RawDigest& raw) override {
+    Result<Rows> r = c_->exec("SELECT receipt_status, receipt_headers, receipt_body FROM conflict_receipts"
+                              " WHERE partner_id = $1 AND message_id = $2 AND raw_sha256 = $3",
+                              Params().add(key.partner_id).add(key.message_id).add(raw.hex()));
+    if (!r.is_ok()) return r.status();
+    if (r->size() == 0) return std::optional<Receipt>();
+    return std::optional<Receipt>(Receipt{static_cast<int>(r->int64(0, 0)), r->text(0, 1), r->text(0, 2)});
+  }
+  Status transact(const TransactionWork& work, int64_t lock_wait_ms) override;
+
+  // MessageLogStore
+  Status log(const std::vector<MessageLog>& rows) override {
+    return transact(
+        [&](Transaction& tx) -> Status {
+          for (const auto& r : rows)
+            if (Status s = tx.log(r); !s.is_ok()) return s;
+          return Status::ok();
+        },
+        c_->options().busy_timeout_ms);
+  }
+
+  // OutboxStore
+  Status enqueue(const OutboxItem& item) override {
+    return transact([&](Transaction& tx) { return tx.enqueue(item); }, c_->options().busy_timeout_ms);
+  }
+  Result<std::vector<OutboxEntry>> due_outbox(int limit, int64_t lease_ms) override {
+    // SKIP LOCKED: a row another node is taking is not waited for, nor taken twice.
+    std::vector<OutboxEntry> due;
+    Status s = transact(
+        [&](Transaction& tx) -> Status {
+          Result<Rows> r = c_->exec(
+              "UPDATE outbox SET state = 'in-flight', next_attempt_at = $1::bigint + $2::bigint WHERE id IN"
+              " (SELECT id FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= $1"
+              " ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING " OUTBOX_COLUMNS,
+              Params().add(tx.now_ms()).add(lease_ms).add(int64_t{limit}));
+          if (!r.is_ok()) return r.status();
+          due = outbox_rows(r.value());
+          return Status::ok();
+        },
+        c_->options().busy_timeout_ms);
+    if (!s.is_ok()) return s;
+    return due;
+  }
+  Status outbox_prepared(int64_t id, const std::string& headers, const std::string& bytes) override {
+    return done(c_->exec("UPDATE outbox SET prepared_headers = $1, prepared = $2 WHERE id = $3 AND prepared IS NULL",
+                         Params().add(headers).bytes(bytes).add(id)));
+  }
+  Status outbox_delivered(int64_t id, const std::string& receipt) override {
+    return done(c_->exec("UPDATE outbox SET state = 'delivered', attempts = attempts + 1, last_error = NULL,"
+                         " receipt = $1, delivered_at = " + now_sql() + " WHERE id = $2",
+                         Params().bytes(receipt).add(id)));
+  }
+  Status outbox_sent(int64_t id) override {
+    return done(c_->exec("UPDATE outbox SET state = 'sent', attempts = attempts + 1, last_error = NULL WHERE id = $1",
+                         Params().add(id)));
+  }
+  Status outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) override {
+    return done(c_->exec("UPDATE outbox SET state = $1, attempts = attempts + 1, next_attempt_at = $2,"
+                         " last_error = $3 WHERE id = $4",
+                         Params().add(give_up ? "failed" : "pending").add(next_attempt_ms).add(error).add(id)));
+  }
+  Result<std::optional<OutboxEntry>> outbox_awaiting(const std::string& partner_id,
+                                                   const std::string& message_id) override {
+    return first(c_->exec("SELECT " OUTBOX_COLUMNS " FROM outbox WHERE message_id = $1 AND partner_id = $2"
+                          " AND state IN ('sent', 'in-flight', 'pending') ORDER BY id DESC LIMIT 1",
+                          Params().add(message_id).add(partner_id)));
+  }
+  Status outbox_answered(int64_t id, bool delivered, const std::string& receipt, const std::string& error) override {
+    return done(c_->exec("UPDATE outbox SET state = $1, receipt = $2, last_error = NULLIF($3::text, ''),"
+                         " delivered_at = " + now_sql() + " WHERE id = $4",
+                         Params().add(delivered ? "delivered" : "failed").bytes(receipt).add(error).add(id)));
+  }
+  Result<std::vector<OutboxEntry>> list_outbox(const OutboxFilter& f) override {
+    Result<Rows> r = c_->exec("SELECT " OUTBOX_COLUMNS " FROM outbox WHERE ($1::text = '' OR partner_id = $1)"
+                              " AND ($2::text = '' OR state = $2) ORDER BY id DESC LIMIT $3",
+                              Params().add(f.partner_id.value_or("")).add(f.state.value_or(""))
+                                  .add(int64_t{f.limit}));
+    if (!r.is_ok()) return r.status();
+    return outbox_rows(r.value());
+  }
+  Result<std::optional<OutboxEntry>> outbox_entry(int64_t id) override {
+    return first(c_->exec("SELECT " OUTBOX_COLUMNS " FROM outbox WHERE id = $1", Params().add(id)));
+  }
+  Result<bool> outbox_retry_now(int64_t id) override {
+    return one(c_->exec("UPDATE outbox SET state = 'pending', next_attempt_at = " + now_sql() +
+                        ", attempts = CASE state WHEN 'failed' THEN 0 ELSE attempts END"
+                        " WHERE id = $1 AND state IN ('pending', 'failed')",
+                        Params().add(id)));
+  }
+  Result<bool> outbox_cancel(int64_t id) override {
+    return one(c_->exec("UPDATE outbox SET state = 'cancelled' WHERE id = $1 AND state IN ('pending', 'failed')",
+                        Params().add(id)));
+  }
+
+  // CaptureStore
+  Result<std::vector<CaptureInfo>> list_captures(const CaptureFilter& f) override {
+    Result<Rows> r = c_->exec(
+        "SELECT id, received_at, partner_id, protocol, message_id, (length(head) + length(body))::bigint"
+        " FROM captures WHERE ($1::text = '' OR partner_id = $1) AND ($2::text = '' OR message_id = $2)"
+        " AND received_at >= $3 ORDER BY id DESC LIMIT $4",
+        Params().add(f.partner_id.value_or("")).add(f.message_id.value_or("")).add(f.since_ms).add(int64_t{f.limit}));
+    if (!r.is_ok()) return r.status();
+    std::vector<CaptureInfo> out;
+    for (int i = 0; i < r->size(); ++i)
+      out.push_back({r->int64(i, 0), r->int64(i, 1), r->int64(i, 5), r->text(i, 2), r->text(i, 3), r->text(i, 4)});
+    return out;
+  }
+  Result<std::optional<Capture>> read_capture(int64_t id) override {
+    Result<Rows> r = c_->exec("SELECT partner_id, protocol, message_id, raw_sha256, head, body FROM captures"
+                              " WHERE id = $1",
+                              Params().add(id));
+    if (!r.is_ok()) return r.status();
+    if (r->size() == 0) return std::optional<Capture>();
+    return std::optional<Capture>(Capture{r->text(0, 0), r->text(0, 1), r->text(0, 2),
+                                          crypto::RawDigest::from_hex(r->text(0, 3)), r->text(0, 4), r->text(0, 5)});
+  }
+
+  // Retention: each batch its own short transaction; no table lock.
+  Result<PurgeBatch> purge_keys(const PurgeRequest& req) override;
+  Result<int64_t> purge_messages(int64_t cutoff_ms, int batch, bool dry_run) override {
+    if (dry_run) return scalar("SELECT count(*) FROM messages WHERE received_at < $1", Params().add(cutoff_ms));
+    return delete_batch("DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE received_at < $1 LIMIT $2)",
+                        cutoff_ms, batch);
+  }
+  Result<int64_t> purge_captures(int64_t cutoff_ms, int batch, bool dry_run) override {
+    if (dry_run) return scalar("SELECT count(*) FROM captures WHERE received_at < $1", Params().add(cutoff_ms));
+    return delete_batch("DELETE FROM captures WHERE id IN (SELECT id FROM captures WHERE received_at < $1 LIMIT $2)",
+                        cutoff_ms, batch);
+  }
+  Result<int64_t> purge_outbox(int64_t cutoff_ms, int batch, bool dry_run) override {
+    if (dry_run)
+      return scalar("SELECT count(*) FROM outbox WHERE state IN ('delivered', 'cancelled') AND created_at < $1",
+                    Params().add(cutoff_ms));
+    return delete_batch("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state IN ('delivered',"
+                        " 'cancelled') AND created_at < $1 LIMIT $2)",
+                        cutoff_ms, batch);
+  }
+  Result<std::vector<std::string>> partners_with_keys() override {
+    Result<Rows> r = c_->exec("SELECT DISTINCT partner_id FROM idempotency_keys ORDER BY partner_id");
+    if (!r.is_ok()) return r.status();
+    std::vector<std::string> out;
+    for (int i = 0; i < r->size(); ++i) out.push_back(r->text(i, 0));
+    return out;
+  }
+
+  // Reports
+  Result<StatusReport> report() override;
+  Result<int64_t> now_ms() override { return c_->clock_ms(); }
+
+ private:
+  // The database's clock with the test skew, as SQL (a literal: no parameter).
+  std::string now_sql() const {
+    return "((extract(epoch FROM clock_timestamp()) * 1000)::bigint + " +
+           std::to_string(c_->options().clock_skew_ms) + ")";
+  }
+  Result<int64_t> scalar(const char* sql, const Params& p = {}) {
+    Result<Rows> r = c_->exec(sql, p);
+    if (!r.is_ok()) return r.status();
+    return r->size() > 0 ? r->int64(0, 0) : 0;
+  }
+  Result<int64_t> delete_batch(const char* sql, int64_t cutoff, int64_t batch) {
+    Result<Rows> r = c_->exec(sql, Params().add(cutoff).add(batch));
+    if (!r.is_ok()) return r.status();
+    return r->affected();
+  }
+
+  std::unique_ptr<Connection> c_;
+};
+
+Status PgStore::transact(const TransactionWork& work, int64_t lock_wait_ms) {
+  // A serialization failure or a deadlock runs the work again from the start
+  // (the gate's work is written to be re-run); three times at most.
+  constexpr int kTries = 3;
+  for (int attempt = 1;; ++attempt) {
+    Result<int64_t> now = c_->begin(lock_wait_ms);
+    if (!now.is_ok()) return now.status();
+    PgTransaction tx(*c_, now.value());
+    Status s;
+    try {
+      s = work(tx);
+    } catch (const std::exception& e) {  // work returns values; this is the last line, not the path
+      s = Status::transient(std::string("transaction failed: ") + e.what());
+    }
+    if (s.is_ok()) {
+      s = c_->commit();
+      if (s.is_ok()) return s;
+    }
+    const bool again = c_->retryable() && attempt < kTries;
+    c_->rollback();
+    if (!again) return s;
+  }
+}
+
+Result<PurgeBatch> PgStore::purge_keys(const PurgeRequest& req) {
+  PurgeBatch b;
+  Result<int64_t> now = c_->clock_ms();
+  if (!now.is_ok()) return now.status();
+  const std::string partner = req.partner_id.value_or("");
+  const char* live_sql =
+      "SELECT count(*) FROM idempotency_keys WHERE received_at < $1 AND ($2::text = '' OR partner_id = $2)"
+      " AND state = 'processing' AND lease_until > $3";
+  if (req.dry_run) {
+    Result<int64_t> count = scalar(
+        "SELECT count(*) FROM idempotency_keys WHERE received_at < $1 AND ($2::text = '' OR partner_id = $2)"
+        " AND (state <> 'processing' OR lease_until <= $3)",
+        Params().add(req.cutoff_ms).add(partner).add(now.value()));
+    Result<int64_t> live = scalar(live_sql, Params().add(req.cutoff_ms).add(partner).add(now.value()));
+    if (!count.is_ok()) return count.status();
+    if (!live.is_ok()) return live.status();
+    b.deleted = count.value();
+    b.kept_live = live.value();
+    return b;
+  }
+  Status s = transact(
+      [&](Transaction&) -> Status {
+        // One batch of keys (SKIP LOCKED: never wait on a key a message holds),
+        // and the conflict answers stored for them.
+        Result<Rows> r = c_->exec(
+            "WITH batch AS (SELECT partner_id, message_id FROM idempotency_keys WHERE received_at < $1"
+            " AND ($2::text = '' OR partner_id = $2) AND (state <> 'processing' OR lease_until <= $3)"
+            " LIMIT $4 FOR UPDATE SKIP LOCKED),"
+            " conflicts AS (DELETE FROM conflict_receipts c USING batch"
+            " WHERE c.partner_id = batch.partner_id AND c.message_id = batch.message_id)"
+            " DELETE FROM idempotency_keys k USING batch"
+            " WHERE k.partner_id = batch.partner_id AND k.message_id = batch.message_id",
+            Params().add(req.cutoff_ms).add(partner).add(now.value()).add(int64_t{req.batch}));
+        if (!r.is_ok()) return r.status();
+        b.deleted = r->affected();
+        return Status::ok();
+      },
+      c_->options().busy_timeout_ms);
+  if (!s.is_ok()) return s;
+  if (b.deleted < req.batch) {  // the last batch: say what stayed behind
+    Result<int64_t> live = scalar(live_sql, Params().add(req.cutoff_ms).add(partner).add(now.value()));
+    if (!live.is_ok()) return live.status();
+    b.kept_live = live.value();
+  }
+  return b;
+}
+
+Result<StatusReport> PgStore::report() {
+  StatusReport r;
+  r.schema_version = c_->schema_version();
+  Result<Rows> keys = c_->exec("SELECT partner_id, protocol, state, count(*) FROM idempotency_keys"
+                               " GROUP BY partner_id, protocol, state ORDER BY 1, 2, 3");
+  if (!keys.is_ok()) return keys.status();
+  for (int i = 0; i < keys->size(); ++i)
+    r.keys.push_back({keys->text(i, 0), keys->text(i, 1), keys->text(i, 2), keys->int64(i, 3)});
+  Result<Rows> span = c_->exec("SELECT COALESCE(MIN(received_at), 0), COALESCE(MAX(received_at), 0)"
+                               " FROM idempotency_keys");
+  if (!span.is_ok()) return span.status();
+  r.oldest_received_ms = span->int64(0, 0);
+  r.newest_received_ms = span->int64(0, 1);
+  Result<int64_t> now = c_->clock_ms();
+  if (!now.is_ok()) return now.status();
+  Result<Rows> outcomes = c_->exec("SELECT outcome, count(*) FROM messages WHERE received_at >= $1 GROUP BY outcome",
+                                   Params().add(now.value() - 24 * 3600 * 1000LL));
+  if (!outcomes.is_ok()) return outcomes.status();
+  for (int i = 0; i < outcomes->size(); ++i) r.outcomes_24h[outcomes->text(i, 0)] = outcomes->int64(i, 1);
+  Result<Rows> counts = c_->exec(
+      "SELECT (SELECT count(*) FROM shipment_notices), (SELECT count(*) FROM shipment_notice_lines),"
+      " (SELECT count(*) FROM invoices), (SELECT count(*) FROM invoice_lines), (SELECT count(*) FROM messages),"
+      " (SELECT count(*) FROM outbox), (SELECT count(*) FROM captures), pg_database_size(current_database())");
+  if (!counts.is_ok()) return counts.status();
+  int col = 0;
+  for (const char* table : {"shipment_notices", "shipment_notice_lines", "invoices", "invoice_lines", "messages",
+                            "outbox", "captures"})
+    r.business_rows[table] = counts->int64(0, col++);
+  r.store_bytes = counts->int64(0, col);
+  return r;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Store>> open_postgresql_store(const std::string& uri, const StoreOptions& options) {
+  Result<std::unique_ptr<Connection>> c = Connection::open(uri, options);
+  if (!c.is_ok()) return c.status();
+  return std::unique_ptr<Store>(new PgStore(std::move(c.value())));
+}
+
+}  // namespace edihub::store::postgresql
