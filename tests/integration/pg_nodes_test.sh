@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Several gateways on one PostgreSQL store (a private cluster started here):
+# 8 `edihub replay` processes on the same files; two `edihub serve` nodes
+# behind HAProxy taking 20 simultaneous posts of one AS2 message and of one
+# AS4 message (one booking, identical answers); a load of a few hundred AS2
+# messages across both with one node killed -9 part-way, the partner resending
+# what had no MDN: every document booked once, every MDN of a settled message
+# the same bytes on retransmission.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/pg.sh"
+C="$REPO/partners/certs"
+nodes=()
+haproxy_pid=""
+trap 'kill -9 ${nodes[*]} $haproxy_pid 2>/dev/null; wait 2>/dev/null; pg_stop; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
+command -v haproxy >/dev/null || { echo "haproxy is not installed (tools/setup installs it)"; exit 1; }
+pg_start
+
+# --- 8 replays at once on the same files: one processed per interchange.
+files=40
+make_files "$WORK/in" 1 "$files"
+"$EDIHUB" status --db "$PG_URI" >/dev/null || fail "status on PostgreSQL"
+pids=()
+for w in 1 2 3 4 5 6 7 8; do
+  "$EDIHUB" replay --db "$PG_URI" --partners "$REPO/partners" --json "$WORK/in" >"$WORK/out.$w" 2>"$WORK/err.$w" &
+  pids+=($!)
+done
+for w in 1 2 3 4 5 6 7 8; do
+  wait "${pids[$((w - 1))]}"
+  check_eq "replay $w exit" 0 $?
+done
+cat "$WORK"/out.* >"$WORK/all"
+check_eq "replays: processed once each" $((files * 2)) "$(grep -c '"outcome":"processed"' "$WORK/all")"
+check_eq "replays: the rest duplicates" $((files * 2 * 7)) "$(grep -c '"outcome":"duplicate"' "$WORK/all")"
+check_eq "replays: invoices" $((files * 3)) "$(pg_sql 'SELECT count(*) FROM invoices')"
+check_eq "replays: one control number per ack" $((files * 2)) "$(pg_sql "SELECT sum(value) FROM sequences WHERE name LIKE 'ack:%'")"
+grep -hi 'error' "$WORK"/err.* | head -3
+
+# --- Two nodes behind HAProxy.
+start_node() {  # start_node N PORT
+  gateway_config "$WORK/node$1.xml" "<listen address=\"127.0.0.1\" port=\"$2\"/>" \
+    '<limits max-body-bytes="2000000" threads="8" queue="64"/>'
+  sed -i "s|<store uri=\"[^\"]*\"/>|<store uri=\"$PG_URI\"/>|" "$WORK/node$1.xml"
+  "$EDIHUB" serve --config "$WORK/node$1.xml" >"$WORK/node$1.out" 2>&1 &
+  nodes[$1]=$!
+  for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$2/readyz" >/dev/null && return 0; sleep 0.05; done
+  echo "node $1 did not start: $(cat "$WORK/node$1.out")"
+  exit 1
+}
+p1=$(pg_free_port); p2=$(pg_free_port); lb=$(pg_free_port)
+start_node 1 "$p1"
+start_node 2 "$p2"
+sed -e "s/127.0.0.1:8000/127.0.0.1:$lb/" -e "s/127.0.0.1:8081/127.0.0.1:$p1/" -e "s/127.0.0.1:8082/127.0.0.1:$p2/" \
+  -e 's/inter 1s fall 2 rise 2/inter 200ms fall 1 rise 1/' "$REPO/tools/haproxy/edihub.cfg" >"$WORK/haproxy.cfg"
+haproxy -db -f "$WORK/haproxy.cfg" >"$WORK/haproxy.out" 2>&1 &
+haproxy_pid=$!
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$lb/healthz" >/dev/null && break; sleep 0.05; done
+url="http://127.0.0.1:$lb"
+
+# make_as2 FILE NAME: an S/MIME message (signed, encrypted) made by openssl.
+make_as2() {
+  { printf 'Content-Type: application/edi-x12\r\n\r\n'; cat "$1"; } >"$WORK/$2.entity"
+  openssl cms -sign -binary -md sha256 -signer "$C/acme.crt" -inkey "$C/acme.key" -in "$WORK/$2.entity" |
+    openssl cms -encrypt -binary -aes256 -out "$WORK/$2.eml" "$C/edihub.crt"
+  sed -n 's/^Content-Type: //p' "$WORK/$2.eml" | head -1 | tr -d '\r' >"$WORK/$2.ct"
+  awk 'b{print} /^\r?$/{b=1}' "$WORK/$2.eml" >"$WORK/$2.body"
+}
+post_as2() {  # post_as2 NAME MESSAGE-ID OUT: HTTP status on stdout
+  curl -s -D "$3.headers" -o "$3" -w '%{http_code}' -X POST --data-binary @"$WORK/$1.body" \
+    -H "Content-Type: $(cat "$WORK/$1.ct")" -H "Content-Transfer-Encoding: base64" -H "AS2-From: ACMESUPPLY" \
+    -H "AS2-To: EDIHUB" -H "Message-ID: $2" -H "AS2-Version: 1.2" \
+    -H "Disposition-Notification-Options: signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256" \
+    "$url/as2"
+}
+
+# 20 simultaneous posts of one AS2 message, split across the nodes.
+make_as2 "$REPO/samples/edi/x12-856-005010.edi" burst
+posts=()
+for i in $(seq 1 20); do post_as2 burst "<burst@acme.example>" "$WORK/b$i" >"$WORK/b$i.code" & posts+=($!); done
+wait "${posts[@]}"
+for i in $(seq 1 20); do
+  [[ $(cat "$WORK/b$i.code") == 200 ]] || post_as2 burst "<burst@acme.example>" "$WORK/b$i" >"$WORK/b$i.code"
+  cmp -s "$WORK/b1" "$WORK/b$i" || fail "AS2 burst: post $i got a different MDN ($(cat "$WORK/b$i.code"))"
+done
+grep -q "processed" "$WORK/b1" || fail "AS2 burst: $(head -c 300 "$WORK/b1")"
+check_eq "AS2 burst: booked once" 2 "$(pg_sql "SELECT count(*) FROM shipment_notices")"
+check_eq "AS2 burst: one transport key" 1 \
+  "$(pg_sql "SELECT count(*) FROM idempotency_keys WHERE message_id = 'as2:<burst@acme.example>'")"
+for n in 1 2; do
+  grep -q 'burst@acme.example' "$WORK/node$n.out" || fail "node $n took none of the burst (the balancer split nothing)"
+done
+
+# The same for AS4.
+sed -e "s/000000802/000000777/g" -e "s/as4-sample-856-802/as4-burst/g" -e "s/SHP20240312802/SHP-BURST/g" \
+  "$REPO/samples/as4/swa-856.as4" >"$WORK/as4"
+tail -c +$(($(head -1 "$WORK/as4" | wc -c) + 3)) "$WORK/as4" >"$WORK/as4.body"
+as4_type=$(head -1 "$WORK/as4" | sed 's/^Content-Type: //' | tr -d '\r')
+posts=()
+for i in $(seq 1 20); do
+  curl -s -o "$WORK/a$i" -w '%{http_code}' -X POST --data-binary @"$WORK/as4.body" -H "Content-Type: $as4_type" \
+    "$url/as4" >"$WORK/a$i.code" &
+  posts+=($!)
+done
+wait "${posts[@]}"
+for i in $(seq 1 20); do
+  [[ $(cat "$WORK/a$i.code") == 200 ]] ||
+    curl -s -o "$WORK/a$i" -X POST --data-binary @"$WORK/as4.body" -H "Content-Type: $as4_type" "$url/as4"
+  cmp -s "$WORK/a1" "$WORK/a$i" || fail "AS4 burst: post $i got a different Receipt"
+done
+grep -q '<eb:Receipt>' "$WORK/a1" || fail "AS4 burst: $(head -c 300 "$WORK/a1")"
+check_eq "AS4 burst: booked once" 1 "$(pg_sql "SELECT count(*) FROM shipment_notices WHERE document_number = 'SHP-BURST'")"
+
+# --- A load across both nodes, node 1 killed -9 part-way; the partner resends
+# what had no MDN (to the balancer) until it has one.
+load=${LOAD:-240}
+mkdir -p "$WORK/load"
+for i in $(seq 1 "$load"); do
+  sed -e "s/000000201/$(printf '%09d' $((5000 + i)))/g" -e "s/INV-88301/INV-L$i/" \
+    "$REPO/samples/edi/x12-810-004010.edi" >"$WORK/load/$i.edi"
+  make_as2 "$WORK/load/$i.edi" "l$i"
+done
+send_until_mdn() {  # send_until_mdn I: the message until a 200 with an MDN; its first MDN kept as I.first
+  local i=$1 code
+  for _ in $(seq 1 50); do
+    code=$(post_as2 "l$i" "<load-$i@acme.example>" "$WORK/load/$i.answer")
+    if [[ $code == 200 ]] && grep -q 'processed' "$WORK/load/$i.answer"; then
+      cp "$WORK/load/$i.answer" "$WORK/load/$i.first"
+      echo "$i $code" >>"$WORK/load/done"
+      return 0
+    fi
+    echo "$i $code" >>"$WORK/load/resent"
+    sleep 0.1
+  done
+  echo "$i gave up" >>"$WORK/load/done"
+}
+(
+  for _ in $(seq 1 600); do
+    [[ -f "$WORK/load/done" ]] && (($(wc -l <"$WORK/load/done") >= load / 3)) && break
+    sleep 0.02
+  done
+  kill -9 "${nodes[1]}"
+) &
+killer=$!
+# 8 at a time, without pauses: the kill finds requests in flight on node 1.
+export WORK url C
+export -f send_until_mdn post_as2
+seq 1 "$load" | xargs -P 8 -I{} bash -c 'send_until_mdn {}'
+wait "$killer"
+check_eq "load: every message has an MDN" "$load" "$(grep -vc 'gave up' "$WORK/load/done")"
+check_eq "load: every invoice booked once" "$load" \
+  "$(pg_sql "SELECT count(*) FROM invoices WHERE invoice_number LIKE 'INV-L%'")"
+check_eq "load: one key per message" "$load" \
+  "$(pg_sql "SELECT count(*) FROM idempotency_keys WHERE message_id LIKE 'as2:<load-%' AND state = 'completed'")"
+resent=$(cat "$WORK/load/resent" 2>/dev/null | wc -l)
+echo "load: $resent resends after the kill ($(cut -d' ' -f2 "$WORK/load/resent" 2>/dev/null | sort | uniq -c | tr '\n' ' '))"
+((resent > 0)) || echo "note: no request was in flight on node 1 when it was killed"
+# Retransmit everything: each settled message answers with its first MDN, byte for byte.
+differ=0
+for i in $(seq 1 "$load"); do
+  post_as2 "l$i" "<load-$i@acme.example>" "$WORK/load/$i.again" >/dev/null
+  cmp -s "$WORK/load/$i.first" "$WORK/load/$i.again" || differ=$((differ + 1))
+done
+check_eq "load: MDNs identical on retransmission" 0 "$differ"
+finish
