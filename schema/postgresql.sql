@@ -172,3 +172,12 @@ CREATE TABLE conflict_receipts (
   receipt_body    BYTEA   NOT NULL,
   PRIMARY KEY (partner_id, message_id, raw_sha256)
 );
+
+-- migration 2: lease owners (SQLite's migration 4)
+ALTER TABLE idempotency_keys ADD COLUMN owner TEXT;
+CREATE TABLE lease_owners (
+  id           TEXT    PRIMARY KEY,  -- node id + ':' + instance
+  node         TEXT    NOT NULL,
+  started_at   BIGINT  NOT NULL,
+  heartbeat_at BIGINT  NOT NULL
+);

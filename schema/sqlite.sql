@@ -235,3 +235,16 @@ ALTER TABLE outbox_v3 RENAME TO outbox;
 CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
 CREATE INDEX outbox_partner ON outbox (partner_id, state);
 CREATE INDEX outbox_message_id ON outbox (message_id);
+
+-- migration 4: lease owners
+-- A processing key names who holds its lease (node id + a per-start
+-- instance); owners beat here. A restarted node takes over its previous
+-- instance's leases at once, any node those of an owner whose heartbeat
+-- stopped: a crash no longer stalls a key for the whole lease.
+ALTER TABLE idempotency_keys ADD COLUMN owner TEXT;
+CREATE TABLE lease_owners (
+  id           TEXT    PRIMARY KEY,  -- node id + ':' + instance
+  node         TEXT    NOT NULL,
+  started_at   INTEGER NOT NULL,
+  heartbeat_at INTEGER NOT NULL
+);

@@ -17,6 +17,7 @@
 #include "src/cli/store_args.h"
 #include "src/common/partner_text.h"
 #include "src/config/gateway.h"
+#include "src/gate/heartbeat.h"
 #include "src/receivers/replay/replay.h"
 
 namespace edihub::cli {
@@ -138,6 +139,14 @@ int run_replay(const Args& args, std::ostream& out, std::ostream& err) {
   auto store = open_store_from(args, err, "replay", &exit_code);
   if (!store) return exit_code;
 
+  // Each run its own lease owner: if it is killed, its keys are taken over
+  // once its heartbeat stops, not after the whole lease.
+  options = gate::with_owner(options, gate::node_id("replay:" + std::to_string(getpid())));
+  auto heartbeat = gate::Heartbeat::start(args.value("db", kDefaultDb), options);
+  if (!heartbeat.is_ok()) {
+    err << "edihub replay: " << heartbeat.status().message() << "\n";
+    return kStoreUnavailable;
+  }
   const bool json = args.flag("json");
   gate::Gate gate(options);
   receivers::DirectLog log(*store);

@@ -1,6 +1,7 @@
 // `edihub serve`: the gateway. AS2 on POST /as2 (the path is configurable),
 // GET /healthz, graceful stop on SIGTERM or SIGINT.
 #include <signal.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
@@ -10,6 +11,7 @@
 #include "src/cli/commands.h"
 #include "src/common/event_log.h"
 #include "src/config/gateway.h"
+#include "src/gate/heartbeat.h"
 #include "src/server/delivery/as2_channel.h"
 #include "src/server/delivery/as4_channel.h"
 #include "src/server/outbox_delivery.h"
@@ -99,6 +101,18 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   gate::GateOptions gate_options;
   gate_options.lease_ms = gw.lease_seconds * 1000LL;
   gate_options.inflight_wait_ms = gw.wait_seconds * 1000LL;
+  gate_options.owner_timeout_ms = gw.owner_timeout_seconds * 1000LL;
+  // A node id that is the same after a restart (its previous instance's
+  // leases are taken over at once) and differs between nodes on one machine.
+  gate_options = gate::with_owner(
+      gate_options, !gw.node_id.empty() ? gw.node_id
+                                        : gate::node_id("serve:" + (gw.port != 0 ? std::to_string(gw.port)
+                                                                                 : "pid" + std::to_string(getpid()))));
+  auto heartbeat = gate::Heartbeat::start(gw.store_uri, gate_options);
+  if (!heartbeat.is_ok()) {
+    err << "edihub serve: " << heartbeat.status().message() << "\n";
+    return kStoreUnavailable;
+  }
   gate::Gate gate{gate_options};
   const as4::Settings as4_settings{gw.as4_party_id, gw.as4_party_type, &partners.value()};
   server::Server server(gw, partners.value(), as2_settings.value(), as4_settings, gate, [&delivery] { delivery.wake(); });

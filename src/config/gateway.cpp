@@ -98,9 +98,11 @@ Result<Gateway> Gateway::load(const std::string& path) {
   if (pugi::xml_node gate = root.child("gate")) {
     g.lease_seconds = gate.attribute("lease-seconds").as_int(g.lease_seconds);
     g.wait_seconds = gate.attribute("wait-seconds").as_int(g.wait_seconds);
+    g.owner_timeout_seconds = gate.attribute("owner-timeout-seconds").as_int(g.owner_timeout_seconds);
+    g.node_id = gate.attribute("node-id").as_string();
   }
-  if (g.lease_seconds < 1 || g.wait_seconds < 0)
-    return Status::invalid(path + ": <gate> lease-seconds >= 1, wait-seconds >= 0");
+  if (g.lease_seconds < 1 || g.wait_seconds < 0 || g.owner_timeout_seconds < 1)
+    return Status::invalid(path + ": <gate> lease-seconds >= 1, wait-seconds >= 0, owner-timeout-seconds >= 1");
   if (g.threads < 1 || g.threads > 256 || g.queue < 1 || g.max_body_bytes < 1024)
     return Status::invalid(path + ": <limits> threads 1-256, queue >= 1, max-body-bytes >= 1024");
   return g;

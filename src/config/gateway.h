@@ -16,7 +16,7 @@
 //     <outbox first-retry-seconds="5" max-attempts="12" timeout-seconds="30" workers="4"/>
 //     <documents webhook="https://erp.example/edi"/>  (or dir="PATH": booked documents of
 //                                                      every partner without its own <documents>)
-//     <gate lease-seconds="300" wait-seconds="10"/>
+//     <gate lease-seconds="300" wait-seconds="10" owner-timeout-seconds="10" node-id="HOST:PORT"/>
 //     <log format="text|json"/>   (a crashed worker's keys are taken
 //                                                      over after the lease)
 //   </edihub>
@@ -65,6 +65,8 @@ struct Gateway {
   std::string log_format = "text";  // or "json": one JSON object per line
   int lease_seconds = 300;
   int wait_seconds = 10;
+  int owner_timeout_seconds = 10;  // a lease owner silent this long is gone (its leases taken over)
+  std::string node_id;             // <gate node-id>: default the host name and listen port
 
   // The defaults without a file: the demo identity in partners/certs.
   static Gateway defaults();

@@ -4,10 +4,18 @@ namespace edihub::gate {
 
 using store::KeyState;
 
+bool owner_gone(const store::KeyRecord& k, int64_t now_ms, const GateOptions& o) {
+  if (k.owner.empty()) return false;  // nobody named: the lease alone decides
+  // This node started again: what its previous instance held is nobody's.
+  if (!o.node.empty() && k.owner_node == o.node && k.owner != o.owner) return true;
+  // Its owner stopped beating (or never beat: it died before its first).
+  return k.owner_heartbeat_ms + o.owner_timeout_ms < now_ms;
+}
+
 Result<Claimed> claim_key(store::Transaction& tx, const KeyClaim& c, const GateOptions& o) {
   Claimed out;
   const int64_t lease_until = tx.now_ms() + o.lease_ms;
-  Result<bool> inserted = tx.insert_key(c.key, c.payload, c.raw, lease_until);
+  Result<bool> inserted = tx.insert_key(c.key, c.payload, c.raw, lease_until, o.owner);
   if (!inserted.is_ok()) return inserted.status();
   if (inserted.value()) {
     out.kind = Claimed::Kind::New;
@@ -34,13 +42,13 @@ Result<Claimed> claim_key(store::Transaction& tx, const KeyClaim& c, const GateO
       }
       break;  // processed again
     case KeyState::Processing:
-      if (k.lease_until_ms > tx.now_ms()) {
+      if (k.lease_until_ms > tx.now_ms() && !owner_gone(k, tx.now_ms(), o)) {
         out.kind = Claimed::Kind::InFlight;
         return out;
       }
       break;  // a crashed worker's: taken over
   }
-  Result<bool> taken = tx.take_over(c.key, k.attempts, c.payload, c.raw, lease_until);
+  Result<bool> taken = tx.take_over(c.key, k.attempts, c.payload, c.raw, lease_until, o.owner);
   if (!taken.is_ok()) return taken.status();
   if (!taken.value()) return Status::transient("key " + c.key.message_id + " changed during claim");
   out.kind = Claimed::Kind::Retry;

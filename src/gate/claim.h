@@ -32,6 +32,10 @@ struct Claimed {
   std::optional<store::KeyRecord> stored;  // the row as found, when there was one
 };
 
+// True when the lease on a processing key is held by an owner that is gone:
+// a previous instance of this node, or one whose heartbeat stopped.
+bool owner_gone(const store::KeyRecord& k, int64_t now_ms, const GateOptions& options);
+
 // Claims `claim.key` in `tx`. A failed key is processed again whatever its
 // content (the cause may have been fixed), until it is poison.
 Result<Claimed> claim_key(store::Transaction& tx, const KeyClaim& claim, const GateOptions& options);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <string>
 
 #include "src/store/key_store.h"
 
@@ -21,6 +22,12 @@ struct GateOptions {
   // A message whose payload is larger is handled under a lease, one
   // interchange per transaction, so that it never holds the write lock long.
   size_t single_commit_max_bytes = 4u << 20;
+  // Who this process is when it holds a lease: node id + ':' + a per-start
+  // instance (src/gate/heartbeat.h), and its node. Empty: leases name nobody
+  // and only expire. A lease whose owner stopped beating `owner_timeout_ms`
+  // ago, or that a previous instance of this node holds, is taken over at once.
+  std::string owner, node;
+  int64_t owner_timeout_ms = 10000;
 };
 
 // What a transaction's work asks for at its end.

@@ -61,6 +61,10 @@ struct KeyRecord {
   RawDigest raw;
   std::string outcome, error;
   Receipt receipt;
+  // Who holds the lease (empty: nobody named), its node and last heartbeat
+  // (0: it never beat).
+  std::string owner, owner_node;
+  int64_t owner_heartbeat_ms = 0;
 };
 
 // The end state a settle writes, with the receipt to store.

@@ -30,15 +30,19 @@ class Transaction {
 
   // Keys. The gate's rules (src/gate/claim.cpp) are written on these.
   // INSERT ... ON CONFLICT DO NOTHING as processing with attempts = 1; true
-  // when this call inserted it.
+  // when this call inserted it. `owner` names who holds the lease (see
+  // heartbeat); empty: nobody, the lease alone decides.
   virtual Result<bool> insert_key(const MessageKey& key, const PayloadDigest& payload, const RawDigest& raw,
-                                  int64_t lease_until_ms) = 0;
+                                  int64_t lease_until_ms, const std::string& owner = {}) = 0;
   virtual Result<std::optional<KeyRecord>> read_key(const MessageKey& key) = 0;
   // Takes a key over (failed, or processing with an expired lease): state
   // processing, attempts + 1 (the new fencing token), the digests of this
   // attempt. False when the row no longer has `attempts` (someone else won).
   virtual Result<bool> take_over(const MessageKey& key, int64_t attempts, const PayloadDigest& payload,
-                                 const RawDigest& raw, int64_t lease_until_ms) = 0;
+                                 const RawDigest& raw, int64_t lease_until_ms, const std::string& owner = {}) = 0;
+  // Says that lease owner `owner` (node id + instance) of node `node` is
+  // alive now: its leases hold while it beats (src/gate/heartbeat.h).
+  virtual Status heartbeat(const std::string& owner, const std::string& node) = 0;
   // Stores the settlement on a processing key held with `token`; false when fenced.
   virtual Result<bool> settle_key(const MessageKey& key, int64_t token, const PayloadDigest& payload,
                                   const Settlement& settlement) = 0;

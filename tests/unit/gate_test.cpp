@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "src/gate/document_event.h"
+#include "src/gate/heartbeat.h"
 #include "src/gate/pass.h"
 #include "tests/unit/temp_db.h"
 
@@ -203,6 +204,46 @@ TEST_CASE("crash mid-processing: after the lease, a retransmission takes over an
   CHECK(late.kind() == Status::Kind::Fenced);
   CHECK(invoices(*after) == 1);
   CHECK((*after->lookup(claim("6").key).value()).attempts == 2);
+}
+
+TEST_CASE("a crashed owner's lease: taken over at once by its node's next instance, or when its heartbeat stops") {
+  TempDb db;
+  // Owner n1:first holds two keys under a 5-minute lease, beats once, then dies.
+  gate::GateOptions first = gate::with_owner(waiting(0), "n1");
+  Gate g1(first);
+  auto crashed = db.open();
+  REQUIRE(crashed->transact([&](Transaction& tx) { return tx.heartbeat(first.owner, first.node); }, 1000).is_ok());
+  Result<gate::Claimed> a = gate::claim_leased(g1, *crashed, claim("own-1"));
+  Result<gate::Claimed> b = gate::claim_leased(g1, *crashed, claim("own-2"));
+  REQUIRE(a->kind == gate::Claimed::Kind::New);
+  REQUIRE(b->kind == gate::Claimed::Kind::New);
+  const KeyRecord held = crashed->lookup(claim("own-1").key)->value();
+  CHECK(held.owner == first.owner);
+  CHECK(held.owner_node == "n1");
+  CHECK(held.owner_heartbeat_ms > 0);
+
+  // Another node, while the owner's heartbeat is fresh: in flight, as before.
+  Gate other(gate::with_owner(waiting(0), "n2"));
+  auto store = db.open();
+  Booking booking;
+  CHECK(gate::pass_key(other, *store, claim("own-1"), booking.effect()).outcome == Outcome::InFlight);
+  // The same node started again: its previous instance's lease is nobody's.
+  Gate restarted(gate::with_owner(waiting(0), "n1"));
+  CHECK(gate::pass_key(restarted, *store, claim("own-1"), booking.effect("INV-OWN-1")).outcome == Outcome::Processed);
+  CHECK(booking.runs == 1);
+  // Another node, once the owner is silent past the owner timeout (10 s), long before the lease ends.
+  auto later = db.open(11000);
+  CHECK(gate::pass_key(other, *later, claim("own-2"), booking.effect("INV-OWN-2")).outcome == Outcome::Processed);
+  CHECK(booking.runs == 2);
+  // The dead owner's settles are fenced.
+  Booking stale;
+  CHECK(gate::settle_leased(g1, *crashed, claim("own-1"), a->token, stale.effect("INV-STALE")).kind() ==
+        Status::Kind::Fenced);
+  CHECK(invoices(*store) == 2);
+  // A lease that names nobody still holds for its whole length.
+  Gate anonymous(waiting(0));
+  REQUIRE(gate::claim_leased(anonymous, *crashed, claim("own-3"))->kind == gate::Claimed::Kind::New);
+  CHECK(gate::pass_key(other, *later, claim("own-3"), booking.effect()).outcome == Outcome::InFlight);
 }
 
 TEST_CASE("transient failure: nothing committed, the retry processes") {

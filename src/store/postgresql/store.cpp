@@ -17,7 +17,9 @@ Result<bool> one(const Result<Rows>& r) {
 constexpr const char* kKeyColumns =
     "SELECT state, received_at, COALESCE(lease_until, 0), attempts, failures, payload_sha256, raw_sha256,"
     " COALESCE(outcome, ''), COALESCE(error, ''), COALESCE(receipt_status, 0), COALESCE(receipt_headers, ''),"
-    " receipt_body FROM idempotency_keys WHERE partner_id = $1 AND message_id = $2";
+    " receipt_body, COALESCE(k.owner, ''), COALESCE(o.node, ''), COALESCE(o.heartbeat_at, 0)"
+    " FROM idempotency_keys k LEFT JOIN lease_owners o ON o.id = k.owner"
+    " WHERE partner_id = $1 AND message_id = $2";
 
 Result<std::optional<KeyRecord>> read_key_row(Connection& c, const MessageKey& key) {
   Result<Rows> r = c.exec(kKeyColumns, Params().add(key.partner_id).add(key.message_id));
@@ -35,6 +37,9 @@ Result<std::optional<KeyRecord>> read_key_row(Connection& c, const MessageKey& k
   k.outcome = r->text(0, 7);
   k.error = r->text(0, 8);
   k.receipt = {static_cast<int>(r->int64(0, 9)), r->text(0, 10), r->text(0, 11)};
+  k.owner = r->text(0, 12);
+  k.owner_node = r->text(0, 13);
+  k.owner_heartbeat_ms = r->int64(0, 14);
   return std::optional<KeyRecord>(std::move(k));
 }
 
@@ -77,21 +82,27 @@ class PgTransaction : public Transaction {
   int64_t now_ms() const override { return now_; }
 
   Result<bool> insert_key(const MessageKey& key, const PayloadDigest& payload, const RawDigest& raw,
-                          int64_t lease_until_ms) override {
+                          int64_t lease_until_ms, const std::string& owner) override {
     return one(c_.exec("INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, received_at, updated_at,"
-                       " lease_until, attempts, failures, payload_sha256, raw_sha256)"
-                       " VALUES ($1, $2, $3, 'processing', $4, $4, $5, 1, 0, $6, $7) ON CONFLICT DO NOTHING",
+                       " lease_until, attempts, failures, payload_sha256, raw_sha256, owner)"
+                       " VALUES ($1, $2, $3, 'processing', $4, $4, $5, 1, 0, $6, $7, NULLIF($8::text, ''))"
+                       " ON CONFLICT DO NOTHING",
                        Params().add(key.partner_id).add(key.message_id).add(key.protocol()).add(now_)
-                           .add(lease_until_ms).add(payload.hex()).add(raw.hex())));
+                           .add(lease_until_ms).add(payload.hex()).add(raw.hex()).add(owner)));
   }
   Result<std::optional<KeyRecord>> read_key(const MessageKey& key) override { return read_key_row(c_, key); }
   Result<bool> take_over(const MessageKey& key, int64_t attempts, const PayloadDigest& payload, const RawDigest& raw,
-                         int64_t lease_until_ms) override {
+                         int64_t lease_until_ms, const std::string& owner) override {
     return one(c_.exec("UPDATE idempotency_keys SET state = 'processing', attempts = attempts + 1, lease_until = $1,"
-                       " updated_at = $2, payload_sha256 = $3, raw_sha256 = $4"
+                       " updated_at = $2, payload_sha256 = $3, raw_sha256 = $4, owner = NULLIF($8::text, '')"
                        " WHERE partner_id = $5 AND message_id = $6 AND attempts = $7 AND state <> 'completed'",
                        Params().add(lease_until_ms).add(now_).add(payload.hex()).add(raw.hex())
-                           .add(key.partner_id).add(key.message_id).add(attempts)));
+                           .add(key.partner_id).add(key.message_id).add(attempts).add(owner)));
+  }
+  Status heartbeat(const std::string& owner, const std::string& node) override {
+    return done(c_.exec("INSERT INTO lease_owners (id, node, started_at, heartbeat_at) VALUES ($1, $2, $3, $3)"
+                        " ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
+                        Params().add(owner).add(node).add(now_)));
   }
   Result<bool> settle_key(const MessageKey& key, int64_t token, const PayloadDigest& payload,
                           const Settlement& s) override {

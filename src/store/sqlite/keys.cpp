@@ -6,15 +6,17 @@ Keys::Keys(Connection& c)
     : select_(c,
               "SELECT state, received_at, COALESCE(lease_until, 0), attempts, failures, payload_sha256, raw_sha256,"
               " COALESCE(outcome, ''), COALESCE(error, ''), COALESCE(receipt_status, 0),"
-              " COALESCE(receipt_headers, ''), receipt_body"
-              " FROM idempotency_keys WHERE partner_id = ?1 AND message_id = ?2"),
+              " COALESCE(receipt_headers, ''), receipt_body, COALESCE(k.owner, ''), COALESCE(o.node, ''),"
+              " COALESCE(o.heartbeat_at, 0)"
+              " FROM idempotency_keys k LEFT JOIN lease_owners o ON o.id = k.owner"
+              " WHERE partner_id = ?1 AND message_id = ?2"),
       insert_(c,
               "INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, received_at, updated_at,"
-              " lease_until, attempts, failures, payload_sha256, raw_sha256)"
-              " VALUES (?1, ?2, ?3, 'processing', ?4, ?4, ?5, 1, 0, ?6, ?7) ON CONFLICT DO NOTHING"),
+              " lease_until, attempts, failures, payload_sha256, raw_sha256, owner)"
+              " VALUES (?1, ?2, ?3, 'processing', ?4, ?4, ?5, 1, 0, ?6, ?7, NULLIF(?8, '')) ON CONFLICT DO NOTHING"),
       take_over_(c,
                  "UPDATE idempotency_keys SET state = 'processing', attempts = attempts + 1, lease_until = ?1,"
-                 " updated_at = ?2, payload_sha256 = ?3, raw_sha256 = ?4"
+                 " updated_at = ?2, payload_sha256 = ?3, raw_sha256 = ?4, owner = NULLIF(?8, '')"
                  " WHERE partner_id = ?5 AND message_id = ?6 AND attempts = ?7 AND state <> 'completed'"),
       settle_(c,
               "UPDATE idempotency_keys SET state = ?1, receipt_status = ?2, receipt_headers = ?3,"
@@ -29,13 +31,16 @@ Keys::Keys(Connection& c)
                     " receipt_headers, receipt_body) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING"),
       get_conflict_(c,
                     "SELECT receipt_status, receipt_headers, receipt_body FROM conflict_receipts"
-                    " WHERE partner_id = ?1 AND message_id = ?2 AND raw_sha256 = ?3") {}
+                    " WHERE partner_id = ?1 AND message_id = ?2 AND raw_sha256 = ?3"),
+      heartbeat_(c,
+                 "INSERT INTO lease_owners (id, node, started_at, heartbeat_at) VALUES (?1, ?2, ?3, ?3)"
+                 " ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at") {}
 
 Result<bool> Keys::insert(const MessageKey& key, const PayloadDigest& payload, const RawDigest& raw, int64_t now_ms,
-                          int64_t lease_until_ms) {
+                          int64_t lease_until_ms, const std::string& owner) {
   Using q(insert_);
   q->bind(1, key.partner_id).bind(2, key.message_id).bind(3, key.protocol()).bind(4, now_ms);
-  q->bind(5, lease_until_ms).bind(6, payload.hex()).bind(7, raw.hex());
+  q->bind(5, lease_until_ms).bind(6, payload.hex()).bind(7, raw.hex()).bind(8, owner);
   Result<int64_t> n = q->run();
   if (!n.is_ok()) return n.status();
   return n.value() == 1;
@@ -59,14 +64,17 @@ Result<std::optional<KeyRecord>> Keys::read(const MessageKey& key) {
   r.outcome = q->text(7);
   r.error = q->text(8);
   r.receipt = {static_cast<int>(q->int64(9)), q->text(10), q->blob(11)};
+  r.owner = q->text(12);
+  r.owner_node = q->text(13);
+  r.owner_heartbeat_ms = q->int64(14);
   return std::optional<KeyRecord>(std::move(r));
 }
 
 Result<bool> Keys::take_over(const MessageKey& key, int64_t attempts, const PayloadDigest& payload,
-                             const RawDigest& raw, int64_t now_ms, int64_t lease_until_ms) {
+                             const RawDigest& raw, int64_t now_ms, int64_t lease_until_ms, const std::string& owner) {
   Using q(take_over_);
   q->bind(1, lease_until_ms).bind(2, now_ms).bind(3, payload.hex()).bind(4, raw.hex());
-  q->bind(5, key.partner_id).bind(6, key.message_id).bind(7, attempts);
+  q->bind(5, key.partner_id).bind(6, key.message_id).bind(7, attempts).bind(8, owner);
   Result<int64_t> n = q->run();
   if (!n.is_ok()) return n.status();
   return n.value() == 1;
@@ -96,6 +104,13 @@ Status Keys::put_conflict_receipt(const MessageKey& key, const RawDigest& raw, c
   Using q(put_conflict_);
   q->bind(1, key.partner_id).bind(2, key.message_id).bind(3, raw.hex()).bind(4, now_ms);
   q->bind(5, r.status).bind(6, r.headers).bind_blob(7, r.body);
+  Result<int64_t> n = q->run();
+  return n.is_ok() ? Status::ok() : n.status();
+}
+
+Status Keys::heartbeat(const std::string& owner, const std::string& node, int64_t now_ms) {
+  Using q(heartbeat_);
+  q->bind(1, owner).bind(2, node).bind(3, now_ms);
   Result<int64_t> n = q->run();
   return n.is_ok() ? Status::ok() : n.status();
 }

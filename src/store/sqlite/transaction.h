@@ -16,13 +16,16 @@ class SqliteTransaction : public Transaction {
 
   int64_t now_ms() const override { return now_; }
   Result<bool> insert_key(const MessageKey& key, const PayloadDigest& payload, const RawDigest& raw,
-                          int64_t lease_until_ms) override {
-    return keys_.insert(key, payload, raw, now_, lease_until_ms);
+                          int64_t lease_until_ms, const std::string& owner) override {
+    return keys_.insert(key, payload, raw, now_, lease_until_ms, owner);
   }
   Result<std::optional<KeyRecord>> read_key(const MessageKey& key) override { return keys_.read(key); }
   Result<bool> take_over(const MessageKey& key, int64_t attempts, const PayloadDigest& payload, const RawDigest& raw,
-                         int64_t lease_until_ms) override {
-    return keys_.take_over(key, attempts, payload, raw, now_, lease_until_ms);
+                         int64_t lease_until_ms, const std::string& owner) override {
+    return keys_.take_over(key, attempts, payload, raw, now_, lease_until_ms, owner);
+  }
+  Status heartbeat(const std::string& owner, const std::string& node) override {
+    return keys_.heartbeat(owner, node, now_);
   }
   Result<bool> settle_key(const MessageKey& key, int64_t token, const PayloadDigest& payload,
                           const Settlement& s) override {
