@@ -7,9 +7,9 @@
 // once (claim.cpp), still fenced by the attempts token.
 #pragma once
 
-#include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>

@@ -147,7 +147,9 @@ int main(int argc, char** argv) {
         "INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, received_at, updated_at, attempts,"
         " failures, payload_sha256, raw_sha256, receipt_status, receipt_headers, receipt_body, outcome)"
         " SELECT 'bench', 'x12:PRE:' || lpad(g::text, 12, '0'), 'x12', 'completed', 1, 1, 1, 0,"
-        " encode(sha256(convert_to(g::text, 'UTF8')), 'hex'), encode(sha256(convert_to(g::text, 'UTF8')), 'hex'), 200, 'Content-Type: application/edi-x12', convert_to(repeat('r', 300), 'UTF8'), 'processed'"
+        " encode(sha256(convert_to(g::text, 'UTF8')), 'hex'),"
+        " encode(sha256(convert_to(g::text, 'UTF8')), 'hex'), 200, 'Content-Type: application/edi-x12',"
+        " convert_to(repeat('r', 300), 'UTF8'), 'processed'"
         " FROM generate_series(1, " + std::to_string(keys) + ") g ON CONFLICT DO NOTHING";
     pq.command(sql.c_str());
     pq.command("ANALYZE idempotency_keys");

@@ -242,7 +242,8 @@ TEST_CASE("an acknowledgment over AS4: one UserMessage, its MessageId the row's,
   CHECK(m.from[0].id == "edihub");
   CHECK(m.conversation_id == "<m1@acme>");
   REQUIRE(m.parts.size() == 1);
-  CHECK(m.parts[0].href == "cid:" + payload.find("Content-ID")->value.substr(1, payload.find("Content-ID")->value.size() - 2));
+  const std::string& content_id = payload.find("Content-ID")->value;  // <...>
+  CHECK(m.parts[0].href == "cid:" + content_id.substr(1, content_id.size() - 2));
   CHECK(payload.find("Content-Type")->value == "application/gzip");
   Budget budget(1 << 20);
   Lease lease(&budget, 1 << 20);

@@ -3,10 +3,8 @@
 #include <ctime>
 
 #include "parsers/as4/signal.h"
-#include "parsers/mime/entity.h"
 #include "src/common/partner_text.h"
 #include "src/crypto/inflate.h"
-#include "src/receivers/http.h"
 #include "src/server/delivery/http_client.h"
 
 namespace edihub::server::delivery {

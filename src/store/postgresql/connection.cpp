@@ -210,7 +210,8 @@ Status Connection::migrate() {
     const std::string block = schema.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
     at = next;
     const int number = std::atoi(block.c_str() + marker.size() - 1);
-    if (number <= 0) return fail(Status::unavailable("schema/postgresql.sql: bad migration header: " + block.substr(0, 40)));
+    if (number <= 0)
+      return fail(Status::unavailable("schema/postgresql.sql: bad migration header: " + block.substr(0, 40)));
     if (number <= schema_version_) continue;
     const size_t eol = block.find('\n');
     const size_t colon = block.find(':');
@@ -224,7 +225,9 @@ Status Connection::migrate() {
       if (!r.is_ok()) s = r.status();
     }
     if (s.is_ok()) s = simple("COMMIT");
-    if (!s.is_ok()) return fail(Status::unavailable("schema/postgresql.sql migration " + std::to_string(number) + ": " + s.message()));
+    if (!s.is_ok())
+      return fail(Status::unavailable("schema/postgresql.sql migration " + std::to_string(number) + ": " +
+                                      s.message()));
     schema_version_ = number;
   }
   return simple(kUnlock);
