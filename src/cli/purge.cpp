@@ -165,6 +165,12 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     if (dry_run || o.value() < batch) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
+  // Lease owners silent for a day that hold nothing (a row per process start).
+  auto owners = store->purge_lease_owners(now.value() - kDay, dry_run);
+  if (!owners.is_ok()) {
+    err << "edihub purge: " << owners.status().message() << "\n";
+    return kStoreUnavailable;
+  }
   // Capture files of an older edihub, when asked for.
   if (const std::string dir = args.value("archive"); !dir.empty()) {
     std::error_code ec;
@@ -193,6 +199,7 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     o.set("messages_deleted", messages);
     o.set("archives_deleted", archives);
     o.set("outbox_deleted", outbox_rows);
+    o.set("lease_owners_deleted", owners.value());
     o.set("batches", batches);
     o.set("milliseconds", ms);
     o.set("partners", per_partner);

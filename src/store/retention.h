@@ -35,6 +35,9 @@ class Retention {
   virtual Result<int64_t> purge_captures(int64_t cutoff_ms, int batch, bool dry_run) = 0;
   // One batch of delivered and cancelled outbox rows older than the cutoff.
   virtual Result<int64_t> purge_outbox(int64_t cutoff_ms, int batch, bool dry_run) = 0;
+  // Lease owners silent since before the cutoff that hold no lease any more
+  // (one row per process start otherwise accumulates).
+  virtual Result<int64_t> purge_lease_owners(int64_t cutoff_ms, bool dry_run) = 0;
   // Partners that have keys, for per-partner retention.
   virtual Result<std::vector<std::string>> partners_with_keys() = 0;
 };

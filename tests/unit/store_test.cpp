@@ -420,3 +420,24 @@ TEST_CASE("group commit: threads share commits, each transaction stays atomic on
   for (const auto& k : report->keys) keys += k.keys;
   CHECK(keys == 128);
 }
+
+TEST_CASE("purge: lease owners silent for long that hold nothing go; one that holds a lease stays") {
+  TempDb db;
+  const int64_t day = 24 * 3600 * 1000LL;
+  auto past = db.open(-2 * day);  // beats two days ago
+  commit(*past, [&](Transaction& tx) -> Status {
+    if (Status s = tx.heartbeat("n1:gone", "n1"); !s.is_ok()) return s;
+    if (Status s = tx.heartbeat("n2:holds", "n2"); !s.is_ok()) return s;
+    Result<bool> in = tx.insert_key(key("held"), payload("h"), raw("h"), tx.now_ms() + 10 * day, "n2:holds");
+    return in.is_ok() ? Status::ok() : in.status();
+  });
+  auto s = db.open();
+  commit(*s, [&](Transaction& tx) { return tx.heartbeat("n3:alive", "n3"); });
+  const int64_t cutoff = s->now_ms().value() - day;
+  CHECK(s->purge_lease_owners(cutoff, true).value() == 1);
+  CHECK(s->purge_lease_owners(cutoff, false).value() == 1);
+  CHECK(s->purge_lease_owners(cutoff, false).value() == 0);
+  const KeyRecord held = s->lookup(key("held"))->value();
+  CHECK(held.owner == "n2:holds");
+  CHECK(held.owner_node == "n2");  // its owner row is still there
+}

@@ -432,6 +432,15 @@ class PgStore : public Store {
                         " 'cancelled') AND created_at < $1 LIMIT $2)",
                         cutoff_ms, batch);
   }
+  Result<int64_t> purge_lease_owners(int64_t cutoff_ms, bool dry_run) override {
+    const std::string gone =
+        " FROM lease_owners WHERE heartbeat_at < $1 AND NOT EXISTS (SELECT 1 FROM idempotency_keys"
+        " WHERE owner = lease_owners.id AND state = 'processing')";
+    if (dry_run) return scalar("SELECT count(*)" + gone, Params().add(cutoff_ms));
+    Result<Rows> r = c_->exec("DELETE" + gone, Params().add(cutoff_ms));
+    if (!r.is_ok()) return r.status();
+    return r->affected();
+  }
   Result<std::vector<std::string>> partners_with_keys() override {
     Result<Rows> r = c_->exec("SELECT DISTINCT partner_id FROM idempotency_keys ORDER BY partner_id");
     if (!r.is_ok()) return r.status();
@@ -450,7 +459,7 @@ class PgStore : public Store {
     return "((extract(epoch FROM clock_timestamp()) * 1000)::bigint + " +
            std::to_string(c_->options().clock_skew_ms) + ")";
   }
-  Result<int64_t> scalar(const char* sql, const Params& p = {}) {
+  Result<int64_t> scalar(const std::string& sql, const Params& p = {}) {
     Result<Rows> r = c_->exec(sql, p);
     if (!r.is_ok()) return r.status();
     return r->size() > 0 ? r->int64(0, 0) : 0;

@@ -87,6 +87,7 @@ class SqliteStore : public Store {
   Result<int64_t> purge_messages(int64_t cutoff_ms, int batch, bool dry_run) override;
   Result<int64_t> purge_captures(int64_t cutoff_ms, int batch, bool dry_run) override;
   Result<int64_t> purge_outbox(int64_t cutoff_ms, int batch, bool dry_run) override;
+  Result<int64_t> purge_lease_owners(int64_t cutoff_ms, bool dry_run) override;
   Result<std::vector<std::string>> partners_with_keys() override;
 
   // Reports
@@ -264,6 +265,26 @@ Result<int64_t> SqliteStore::purge_outbox(int64_t cutoff_ms, int batch, bool dry
   return delete_batch("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state IN ('delivered', 'cancelled')"
                       " AND created_at < ?1 LIMIT ?2)",
                       cutoff_ms, batch);
+}
+
+Result<int64_t> SqliteStore::purge_lease_owners(int64_t cutoff_ms, bool dry_run) {
+  constexpr const char* kGone =
+      " FROM lease_owners WHERE heartbeat_at < ?1 AND NOT EXISTS (SELECT 1 FROM idempotency_keys"
+      " WHERE owner = lease_owners.id AND state = 'processing')";
+  if (dry_run) return scalar((std::string("SELECT count(*)") + kGone).c_str(), cutoff_ms);
+  int64_t deleted = 0;
+  Status s = transact_here(
+      [&](Transaction&) -> Status {
+        Stmt del(*c_, (std::string("DELETE") + kGone).c_str());
+        del.bind(1, cutoff_ms);
+        Result<int64_t> n = del.run();
+        if (!n.is_ok()) return n.status();
+        deleted = n.value();
+        return Status::ok();
+      },
+      c_->options().busy_timeout_ms);
+  if (!s.is_ok()) return s;
+  return deleted;
 }
 
 Result<std::vector<std::string>> SqliteStore::partners_with_keys() {
