@@ -42,9 +42,6 @@ store::MessageLog row_for(const InterchangeWork& w, const Arrival& a, const Inte
 // with the acknowledgment: the settlement of a key this transaction holds.
 Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& w, int* booked,
                                  std::string* notes, int64_t* ack_number) {
-  Result<int64_t> number = tx.next_sequence("ack:" + w.protocol + ":" + w.partner_id);
-  if (!number.is_ok()) return number.status();
-  *ack_number = number.value();
   store::Settlement s;
   if (!w.rejection.empty()) {
     s.state = store::KeyState::Failed;
@@ -72,6 +69,11 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
     s.outcome = Outcome::Processed;
     s.error = *notes;
   }
+  // Numbered last: the counter's row is locked until commit (on PostgreSQL,
+  // every interchange of this partner waits for it), so hold it briefly.
+  Result<int64_t> number = tx.next_sequence("ack:" + w.protocol + ":" + w.partner_id);
+  if (!number.is_ok()) return number.status();
+  *ack_number = number.value();
   s.receipt.body = acknowledgment(w.acked, number.value(), false, &w.partner->acknowledgments);
   return s;
 }

@@ -118,28 +118,31 @@ Status Connection::error_from(PGresult* r, const char* what) {
   return Status::transient(std::string("PostgreSQL ") + what + ": " + message);
 }
 
-Result<Rows> Connection::exec(const std::string& sql, const Params& p) {
+Result<std::string> Connection::prepared(const std::string& sql, int parameters) {
   auto it = prepared_.find(sql);
-  if (it == prepared_.end()) {
-    const std::string name = "s" + std::to_string(prepared_.size() + 1);
-    PGresult* r = PQprepare(c_, name.c_str(), sql.c_str(), static_cast<int>(p.values_.size()), nullptr);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-      Status s = error_from(r, "prepare");
-      PQclear(r);
-      return s.kind() == Status::Kind::Unavailable
-                 ? s
-                 : Status::transient(s.message() + " [" + sql.substr(0, 80) + "]");
-    }
+  if (it != prepared_.end()) return it->second;
+  const std::string name = "s" + std::to_string(prepared_.size() + 1);
+  PGresult* r = PQprepare(c_, name.c_str(), sql.c_str(), parameters, nullptr);
+  if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+    Status s = error_from(r, "prepare");
     PQclear(r);
-    it = prepared_.emplace(sql, name).first;
+    return s.kind() == Status::Kind::Unavailable ? s
+                                                 : Status::transient(s.message() + " [" + sql.substr(0, 80) + "]");
   }
+  PQclear(r);
+  return prepared_.emplace(sql, name).first->second;
+}
+
+Result<Rows> Connection::exec(const std::string& sql, const Params& p) {
+  Result<std::string> name = prepared(sql, static_cast<int>(p.values_.size()));
+  if (!name.is_ok()) return name.status();
   std::vector<const char*> values(p.values_.size());
   std::vector<int> lengths(p.values_.size());
   for (size_t i = 0; i < values.size(); ++i) {
     values[i] = p.nulls_[i] ? nullptr : p.values_[i].data();
     lengths[i] = static_cast<int>(p.values_[i].size());
   }
-  PGresult* r = PQexecPrepared(c_, it->second.c_str(), static_cast<int>(values.size()), values.data(),
+  PGresult* r = PQexecPrepared(c_, name->c_str(), static_cast<int>(values.size()), values.data(),
                                lengths.data(), p.formats_.data(), 1);
   const ExecStatusType st = PQresultStatus(r);
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
@@ -149,6 +152,49 @@ Result<Rows> Connection::exec(const std::string& sql, const Params& p) {
   }
   retryable_ = false;
   return Rows(r);
+}
+
+Status Connection::exec_many(const std::string& sql, const std::vector<Params>& rows) {
+  if (rows.empty()) return Status::ok();
+  Result<std::string> name = prepared(sql, static_cast<int>(rows[0].values_.size()));
+  if (!name.is_ok()) return name.status();
+  if (PQenterPipelineMode(c_) != 1) return error_from(nullptr, "pipeline");
+  Status s;
+  for (const Params& p : rows) {
+    std::vector<const char*> values(p.values_.size());
+    std::vector<int> lengths(p.values_.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      values[i] = p.nulls_[i] ? nullptr : p.values_[i].data();
+      lengths[i] = static_cast<int>(p.values_[i].size());
+    }
+    if (PQsendQueryPrepared(c_, name->c_str(), static_cast<int>(values.size()), values.data(), lengths.data(),
+                            p.formats_.data(), 1) != 1) {
+      s = error_from(nullptr, "pipeline send");
+      break;
+    }
+  }
+  if (PQpipelineSync(c_) != 1 && s.is_ok()) s = error_from(nullptr, "pipeline sync");
+  // Read every answer up to the sync: each statement's result and its NULL
+  // terminator; after a failure the rest come back PGRES_PIPELINE_ABORTED.
+  while (true) {
+    PGresult* r = PQgetResult(c_);
+    if (r == nullptr) {  // the end of one statement's results
+      if (PQstatus(c_) != CONNECTION_OK) break;
+      continue;
+    }
+    const ExecStatusType st = PQresultStatus(r);
+    if (st == PGRES_PIPELINE_SYNC) {
+      PQclear(r);
+      break;
+    }
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_PIPELINE_ABORTED && s.is_ok())
+      s = error_from(r, "statement");
+    PQclear(r);
+    if (PQstatus(c_) != CONNECTION_OK) break;
+  }
+  PQexitPipelineMode(c_);
+  if (s.is_ok()) retryable_ = false;
+  return s;
 }
 
 Status Connection::simple(const std::string& sql) {

@@ -59,6 +59,10 @@ class Connection {
 
   // Runs `sql` (prepared on first use on this connection) with `params`.
   Result<Rows> exec(const std::string& sql, const Params& params = {});
+  // `sql` once per element of `rows`, all sent before any answer is read
+  // (libpq's pipeline mode): one round trip for a document's lines, not one
+  // per line.
+  Status exec_many(const std::string& sql, const std::vector<Params>& rows);
   // Several statements, no parameters, one round trip (simple query protocol).
   Status simple(const std::string& sql);
 
@@ -79,6 +83,8 @@ class Connection {
  private:
   Connection(PGconn* c, StoreOptions options) : c_(c), options_(std::move(options)) {}
   Status error_from(PGresult* r, const char* what);
+  // The statement's name on this connection, prepared on first use.
+  Result<std::string> prepared(const std::string& sql, int parameters);
   Status migrate();
 
   PGconn* c_;

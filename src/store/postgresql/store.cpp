@@ -221,16 +221,17 @@ Result<Applied> PgTransaction::put_shipment_notice(const std::string& partner, c
                      Params().add(partner).add(doc.document_number)));
     if (!s.is_ok()) return s;
   }
+  std::vector<Params> lines;
   int64_t position = 0;
-  for (const auto& line : doc.lines) {
-    s = done(c_.exec("INSERT INTO shipment_notice_lines (partner_id, document_number, position, line_number,"
-                     " item_id, item_id_type, supplier_item, quantity, unit, order_number)"
-                     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                     Params().add(partner).add(doc.document_number).add(++position).add(int64_t{line.line_number})
-                         .add(line.item_id).add(line.item_id_type).add(line.supplier_item).add(line.quantity)
-                         .add(line.unit).add(line.order_number)));
-    if (!s.is_ok()) return s;
-  }
+  for (const auto& line : doc.lines)
+    lines.push_back(Params().add(partner).add(doc.document_number).add(++position).add(int64_t{line.line_number})
+                        .add(line.item_id).add(line.item_id_type).add(line.supplier_item).add(line.quantity)
+                        .add(line.unit).add(line.order_number));
+  s = c_.exec_many("INSERT INTO shipment_notice_lines (partner_id, document_number, position, line_number,"
+                   " item_id, item_id_type, supplier_item, quantity, unit, order_number)"
+                   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                   lines);
+  if (!s.is_ok()) return s;
   return applied;
 }
 
@@ -276,16 +277,17 @@ Result<Applied> PgTransaction::put_invoice(const std::string& partner, const bus
                      Params().add(partner).add(doc.invoice_number)));
     if (!s.is_ok()) return s;
   }
+  std::vector<Params> lines;
   int64_t position = 0;
-  for (const auto& line : doc.lines) {
-    s = done(c_.exec("INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id,"
-                     " item_id_type, quantity, unit, unit_price, amount_minor)"
-                     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                     Params().add(partner).add(doc.invoice_number).add(++position).add(int64_t{line.line_number})
-                         .add(line.item_id).add(line.item_id_type).add(line.quantity).add(line.unit)
-                         .add(line.unit_price).add(line.amount_minor)));
-    if (!s.is_ok()) return s;
-  }
+  for (const auto& line : doc.lines)
+    lines.push_back(Params().add(partner).add(doc.invoice_number).add(++position).add(int64_t{line.line_number})
+                        .add(line.item_id).add(line.item_id_type).add(line.quantity).add(line.unit)
+                        .add(line.unit_price).add(line.amount_minor));
+  s = c_.exec_many("INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id,"
+                   " item_id_type, quantity, unit, unit_price, amount_minor)"
+                   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                   lines);
+  if (!s.is_ok()) return s;
   return applied;
 }
 
