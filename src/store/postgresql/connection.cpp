@@ -154,49 +154,6 @@ Result<Rows> Connection::exec(const std::string& sql, const Params& p) {
   return Rows(r);
 }
 
-Status Connection::exec_many(const std::string& sql, const std::vector<Params>& rows) {
-  if (rows.empty()) return Status::ok();
-  Result<std::string> name = prepared(sql, static_cast<int>(rows[0].values_.size()));
-  if (!name.is_ok()) return name.status();
-  if (PQenterPipelineMode(c_) != 1) return error_from(nullptr, "pipeline");
-  Status s;
-  for (const Params& p : rows) {
-    std::vector<const char*> values(p.values_.size());
-    std::vector<int> lengths(p.values_.size());
-    for (size_t i = 0; i < values.size(); ++i) {
-      values[i] = p.nulls_[i] ? nullptr : p.values_[i].data();
-      lengths[i] = static_cast<int>(p.values_[i].size());
-    }
-    if (PQsendQueryPrepared(c_, name->c_str(), static_cast<int>(values.size()), values.data(), lengths.data(),
-                            p.formats_.data(), 1) != 1) {
-      s = error_from(nullptr, "pipeline send");
-      break;
-    }
-  }
-  if (PQpipelineSync(c_) != 1 && s.is_ok()) s = error_from(nullptr, "pipeline sync");
-  // Read every answer up to the sync: each statement's result and its NULL
-  // terminator; after a failure the rest come back PGRES_PIPELINE_ABORTED.
-  while (true) {
-    PGresult* r = PQgetResult(c_);
-    if (r == nullptr) {  // the end of one statement's results
-      if (PQstatus(c_) != CONNECTION_OK) break;
-      continue;
-    }
-    const ExecStatusType st = PQresultStatus(r);
-    if (st == PGRES_PIPELINE_SYNC) {
-      PQclear(r);
-      break;
-    }
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_PIPELINE_ABORTED && s.is_ok())
-      s = error_from(r, "statement");
-    PQclear(r);
-    if (PQstatus(c_) != CONNECTION_OK) break;
-  }
-  PQexitPipelineMode(c_);
-  if (s.is_ok()) retryable_ = false;
-  return s;
-}
-
 Status Connection::simple(const std::string& sql) {
   PGresult* r = PQexec(c_, sql.c_str());
   const ExecStatusType st = PQresultStatus(r);

@@ -59,10 +59,6 @@ class Connection {
 
   // Runs `sql` (prepared on first use on this connection) with `params`.
   Result<Rows> exec(const std::string& sql, const Params& params = {});
-  // `sql` once per element of `rows`, all sent before any answer is read
-  // (libpq's pipeline mode): one round trip for a document's lines, not one
-  // per line.
-  Status exec_many(const std::string& sql, const std::vector<Params>& rows);
   // Several statements, no parameters, one round trip (simple query protocol).
   Status simple(const std::string& sql);
 

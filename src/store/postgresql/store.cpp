@@ -69,6 +69,26 @@ std::vector<OutboxEntry> outbox_rows(const Rows& r) {
   return out;
 }
 
+// A PostgreSQL array literal of text values ({"a","b\"c"}), for unnest():
+// a document's lines go in one statement, not one per line.
+class Column {
+ public:
+  Column& operator<<(const std::string& v) {
+    out_ += out_.size() > 1 ? ",\"" : "\"";
+    for (char c : v) {
+      if (c == '"' || c == '\\') out_ += '\\';
+      out_ += c;
+    }
+    out_ += '"';
+    return *this;
+  }
+  Column& operator<<(int64_t v) { return *this << std::to_string(v); }
+  std::string literal() const { return out_ + "}"; }
+
+ private:
+  std::string out_ = "{";
+};
+
 Result<std::optional<OutboxEntry>> first(const Result<Rows>& r) {
   if (!r.is_ok()) return r.status();
   std::vector<OutboxEntry> rows = outbox_rows(r.value());
@@ -221,16 +241,26 @@ Result<Applied> PgTransaction::put_shipment_notice(const std::string& partner, c
                      Params().add(partner).add(doc.document_number)));
     if (!s.is_ok()) return s;
   }
-  std::vector<Params> lines;
-  int64_t position = 0;
-  for (const auto& line : doc.lines)
-    lines.push_back(Params().add(partner).add(doc.document_number).add(++position).add(int64_t{line.line_number})
-                        .add(line.item_id).add(line.item_id_type).add(line.supplier_item).add(line.quantity)
-                        .add(line.unit).add(line.order_number));
-  s = c_.exec_many("INSERT INTO shipment_notice_lines (partner_id, document_number, position, line_number,"
+  if (doc.lines.empty()) return applied;
+  Column position, number, item, type, supplier, quantity, unit, order;
+  int64_t n = 0;
+  for (const auto& line : doc.lines) {
+    position << ++n;
+    number << int64_t{line.line_number};
+    item << line.item_id;
+    type << line.item_id_type;
+    supplier << line.supplier_item;
+    quantity << line.quantity;
+    unit << line.unit;
+    order << line.order_number;
+  }
+  s = done(c_.exec("INSERT INTO shipment_notice_lines (partner_id, document_number, position, line_number,"
                    " item_id, item_id_type, supplier_item, quantity, unit, order_number)"
-                   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                   lines);
+                   " SELECT $1, $2, l.* FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],"
+                   " $8::text[], $9::text[], $10::text[]) AS l",
+                   Params().add(partner).add(doc.document_number).add(position.literal()).add(number.literal())
+                       .add(item.literal()).add(type.literal()).add(supplier.literal()).add(quantity.literal())
+                       .add(unit.literal()).add(order.literal())));
   if (!s.is_ok()) return s;
   return applied;
 }
@@ -277,16 +307,26 @@ Result<Applied> PgTransaction::put_invoice(const std::string& partner, const bus
                      Params().add(partner).add(doc.invoice_number)));
     if (!s.is_ok()) return s;
   }
-  std::vector<Params> lines;
-  int64_t position = 0;
-  for (const auto& line : doc.lines)
-    lines.push_back(Params().add(partner).add(doc.invoice_number).add(++position).add(int64_t{line.line_number})
-                        .add(line.item_id).add(line.item_id_type).add(line.quantity).add(line.unit)
-                        .add(line.unit_price).add(line.amount_minor));
-  s = c_.exec_many("INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id,"
+  if (doc.lines.empty()) return applied;
+  Column position, number, item, type, quantity, unit, price, amount;
+  int64_t n = 0;
+  for (const auto& line : doc.lines) {
+    position << ++n;
+    number << int64_t{line.line_number};
+    item << line.item_id;
+    type << line.item_id_type;
+    quantity << line.quantity;
+    unit << line.unit;
+    price << line.unit_price;
+    amount << line.amount_minor;
+  }
+  s = done(c_.exec("INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id,"
                    " item_id_type, quantity, unit, unit_price, amount_minor)"
-                   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                   lines);
+                   " SELECT $1, $2, l.* FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],"
+                   " $8::text[], $9::text[], $10::bigint[]) AS l",
+                   Params().add(partner).add(doc.invoice_number).add(position.literal()).add(number.literal())
+                       .add(item.literal()).add(type.literal()).add(quantity.literal()).add(unit.literal())
+                       .add(price.literal()).add(amount.literal())));
   if (!s.is_ok()) return s;
   return applied;
 }
