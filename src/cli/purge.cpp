@@ -4,8 +4,10 @@
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <ostream>
 #include <thread>
 
@@ -25,9 +27,10 @@ const CommandSpec& purge_spec() {
   static const CommandSpec spec{
       "purge",
       "Deletes idempotency keys, log rows and archives past their retention, in batches.\n"
-      "Settled keys older than each partner's retention (default 30 days), message-log rows\n"
-      "and archived requests older than 90 days; keys with a live lease stay. Safe while the\n"
-      "server runs.",
+      "Settled keys older than each partner's retention (default 30 days), the receipts of\n"
+      "kept keys older than its receipt retention (default 7 days: a later duplicate gets a\n"
+      "fresh receipt saying so), message-log rows and archived requests older than 90 days;\n"
+      "keys with a live lease stay. Safe while the server runs.",
       "",
       0,
       {db_option(),
@@ -88,11 +91,27 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
 
   const auto started = std::chrono::steady_clock::now();
   Poco::JSON::Array::Ptr per_partner = new Poco::JSON::Array;
-  int64_t total_deleted = 0, total_live = 0, batches = 0;
+  int64_t total_deleted = 0, total_live = 0, total_receipts = 0, batches = 0;
+  // Runs one kind of batch until a batch comes back short (or once, for a
+  // dry run), pausing between batches so that waiting writers get in.
+  auto drain = [&](const std::function<Result<int64_t>()>& one_batch) -> Result<int64_t> {
+    int64_t total = 0;
+    while (true) {
+      Result<int64_t> n = one_batch();
+      if (!n.is_ok()) return n.status();
+      ++batches;
+      total += n.value();
+      if (dry_run || n.value() < batch) return total;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  };
   for (const auto& id : ids) {
-    int days = kDefaultRetentionDays;
+    int days = kDefaultRetentionDays, receipt_days = std::min(7, kDefaultRetentionDays);
     if (partners)
-      if (const config::Partner* p = partners->find(id)) days = p->retention_days;
+      if (const config::Partner* p = partners->find(id)) {
+        days = p->retention_days;
+        receipt_days = p->receipt_retention_days;
+      }
     store::PurgeRequest req;
     req.cutoff_ms = now.value() - (older_than ? *older_than : days * kDay);
     req.partner_id = id;
@@ -112,6 +131,16 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
       // Let waiting writers in between batches (they poll the lock every ms).
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
+    // Receipts past the receipt retention: the keys stay, their answers go.
+    store::PurgeRequest receipts = req;
+    receipts.cutoff_ms = now.value() - receipt_days * kDay;
+    Result<int64_t> receipts_dropped = drain([&] { return store->purge_receipts(receipts); });
+    if (!receipts_dropped.is_ok()) {
+      err << "edihub purge: " << receipts_dropped.status().message() << "\n";
+      return kStoreUnavailable;
+    }
+    const int64_t dropped = receipts_dropped.value();
+    total_receipts += dropped;
     total_deleted += deleted;
     total_live += live;
     Poco::JSON::Object::Ptr o = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
@@ -119,52 +148,40 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     o->set("retention", older_than ? args.value("older-than") : std::to_string(days) + "d");
     o->set("keys_deleted", deleted);
     o->set("keys_kept_live", live);
+    o->set("receipt_retention", std::to_string(receipt_days) + "d");
+    o->set("receipts_dropped", dropped);
     per_partner->add(o);
     if (!args.flag("json"))
       out << (dry_run ? "would delete " : "deleted ") << deleted << " keys of partner " << id
           << " older than " << (older_than ? args.value("older-than") : std::to_string(days) + "d")
-          << (live ? ", kept " + std::to_string(live) + " with a live lease" : "") << "\n";
+          << (live ? ", kept " + std::to_string(live) + " with a live lease" : "") << "; "
+          << (dry_run ? "would drop " : "dropped ") << dropped << " receipts older than " << receipt_days << "d\n";
   }
-  int64_t messages = 0;
   const int64_t message_cutoff = now.value() - (older_than ? *older_than : kMessageRetentionDays * kDay);
-  while (true) {
-    auto m = store->purge_messages(message_cutoff, batch, dry_run);
-    if (!m.is_ok()) {
-      err << "edihub purge: " << m.status().message() << "\n";
-      return kStoreUnavailable;
-    }
-    messages += m.value();
-    if (dry_run || m.value() < batch) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  Result<int64_t> messages_purged = drain([&] { return store->purge_messages(message_cutoff, batch, dry_run); });
+  if (!messages_purged.is_ok()) {
+    err << "edihub purge: " << messages_purged.status().message() << "\n";
+    return kStoreUnavailable;
   }
+  int64_t messages = messages_purged.value();
   // Archived requests: captures in the store older than their retention.
   const int archive_days = args.value("archive-days").empty() ? 90 : std::atoi(args.value("archive-days").c_str());
   const int64_t capture_cutoff = now.value() - (older_than ? *older_than : archive_days * kDay);
-  int64_t archives = 0;
-  while (true) {
-    auto c = store->purge_captures(capture_cutoff, batch, dry_run);
-    if (!c.is_ok()) {
-      err << "edihub purge: " << c.status().message() << "\n";
-      return kStoreUnavailable;
-    }
-    archives += c.value();
-    if (dry_run || c.value() < batch) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  Result<int64_t> archives_purged = drain([&] { return store->purge_captures(capture_cutoff, batch, dry_run); });
+  if (!archives_purged.is_ok()) {
+    err << "edihub purge: " << archives_purged.status().message() << "\n";
+    return kStoreUnavailable;
   }
+  int64_t archives = archives_purged.value();
   // Outbox rows that are done with: delivered or cancelled.
   const int outbox_days = args.value("outbox-days").empty() ? 30 : std::atoi(args.value("outbox-days").c_str());
   const int64_t outbox_cutoff = now.value() - (older_than ? *older_than : outbox_days * kDay);
-  int64_t outbox_rows = 0;
-  while (true) {
-    auto o = store->purge_outbox(outbox_cutoff, batch, dry_run);
-    if (!o.is_ok()) {
-      err << "edihub purge: " << o.status().message() << "\n";
-      return kStoreUnavailable;
-    }
-    outbox_rows += o.value();
-    if (dry_run || o.value() < batch) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  Result<int64_t> outbox_rows_purged = drain([&] { return store->purge_outbox(outbox_cutoff, batch, dry_run); });
+  if (!outbox_rows_purged.is_ok()) {
+    err << "edihub purge: " << outbox_rows_purged.status().message() << "\n";
+    return kStoreUnavailable;
   }
+  int64_t outbox_rows = outbox_rows_purged.value();
   // Lease owners silent for a day that hold nothing (a row per process start).
   auto owners = store->purge_lease_owners(now.value() - kDay, dry_run);
   if (!owners.is_ok()) {
@@ -196,6 +213,7 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     o.set("dry_run", dry_run);
     o.set("keys_deleted", total_deleted);
     o.set("keys_kept_live", total_live);
+    o.set("receipts_dropped", total_receipts);
     o.set("messages_deleted", messages);
     o.set("archives_deleted", archives);
     o.set("outbox_deleted", outbox_rows);

@@ -336,6 +336,9 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     p.retention_days = r.attribute("days").as_int(-1);
     if (p.retention_days < 0)
       return Status::invalid(name + ": <retention days=\"N\"/> needs a number of days >= 0");
+    p.receipt_retention_days = r.attribute("receipt-days").as_int(std::min(7, p.retention_days));
+    if (p.receipt_retention_days < 0)
+      return Status::invalid(name + ": <retention receipt-days=\"N\"/> needs a number of days >= 0");
   }
   return p;
 }

@@ -4,7 +4,7 @@
 //     <name>ACME Supply</name>
 //     <x12 qualifier="ZZ" id="ACMESUPPLY"/>          (repeatable)
 //     <edifact id="5412345000013" qualifier="14"/>   (repeatable; qualifier optional)
-//     <retention days="30"/>
+//     <retention days="30" receipt-days="7"/>
 //     <as2 id="ACMESUPPLY"/>                          (repeatable)
 //     <as2 id="ACMESUPPLY" url="https://as2.acme.example/as2"
 //          cipher="aes-256-cbc" key-transport="rsa" digest="sha-256" compress="false"/>
@@ -43,6 +43,10 @@ struct Partner {
   std::vector<edi::Party> x12_ids;      // qualifier + id (ISA05/06)
   std::vector<edi::Party> edifact_ids;  // id + qualifier (UNB 0004/0007); empty qualifier matches any
   int retention_days = 30;
+  // <retention receipt-days>: stored receipts (MDNs, Receipts, acks) are kept
+  // this long; the key stays for retention_days and a later duplicate gets a
+  // fresh receipt that says duplicate.
+  int receipt_retention_days = 7;
   std::string file;  // where it was read from
 
   // AS2

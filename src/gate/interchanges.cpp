@@ -207,11 +207,18 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
       r.outcome = Outcome::InFlight;
       r.detail = "key " + r.message_id + " is being handled by another worker";
       return r;  // no row: the caller rolls back and waits
-    case Claimed::Kind::Duplicate:
+    case Claimed::Kind::Duplicate: {
       r.outcome = Outcome::Duplicate;
       r.receipt = claimed->stored->receipt;
       r.detail = "already processed: answered with the stored acknowledgment";
+      if (!r.receipt.empty()) return logged();
+      // Past the receipt retention: the acknowledgment built again, with a new control number.
+      Result<int64_t> number = tx.next_sequence("ack:" + w.protocol + ":" + w.partner_id);
+      if (!number.is_ok()) return number.status();
+      r.receipt.body = acknowledgment(w.acked, number.value(), false, &w.partner->acknowledgments);
+      r.detail = "already processed; its acknowledgment is past its retention: built again";
       return logged();
+    }
     case Claimed::Kind::Poison:
       r.outcome = Outcome::Poison;
       r.receipt = claimed->stored->receipt;

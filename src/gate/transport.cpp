@@ -37,6 +37,10 @@ Result<Step> answer_settled(store::Transaction& tx, const TransportWork& w, cons
       out->outcome = Outcome::Duplicate;
       out->receipt = c.stored->receipt;
       out->detail = "already processed: answered with the stored receipt";
+      if (out->receipt.empty()) {  // past the receipt retention: a fresh one, "duplicate"
+        out->receipt = w.duplicate_receipt.empty() ? w.settlement.receipt : w.duplicate_receipt;
+        out->detail = "already processed; its receipt is past its retention: a new one says duplicate";
+      }
       break;
     case Claimed::Kind::Poison:
       out->outcome = Outcome::Poison;

@@ -32,6 +32,10 @@ struct TransportWork {
   std::vector<InterchangeWork> interchanges;
   std::optional<store::CaptureRef> capture;
   std::string async_destination;  // non-empty: the receipt also goes there (async MDN)
+  // The key was found completed with its receipt past the receipt retention
+  // (purged): a duplicate is answered with this fresh receipt that says so.
+  bool receipt_gone = false;
+  store::Receipt duplicate_receipt;
   int64_t bytes = 0;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };

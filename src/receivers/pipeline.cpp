@@ -77,6 +77,11 @@ Next Pipeline::stored(Message& m, HttpAnswer* answer) {
   Result<std::optional<store::KeyRecord>> known = store_.lookup(key);
   if (!known.is_ok() || !known.value()) return Next::Continue;  // the gate decides
   const store::KeyRecord& k = *known.value();
+  if (k.state == store::KeyState::Completed && k.receipt.empty()) {
+    // Its receipt is past the receipt retention: unwrap, and draft one that says duplicate.
+    m.work.receipt_gone = true;
+    return Next::Continue;
+  }
   Outcome outcome;
   store::Receipt receipt;
   if (k.state == store::KeyState::Completed && k.raw == m.work.claim.raw) {
@@ -157,6 +162,11 @@ Next Pipeline::draft(Message& m, HttpAnswer* answer) {
   }
   // The protocol may have found a failure while drafting (a receipt it cannot sign).
   const bool failed_now = m.failure != gate::Failure::None;
+  if (m.work.receipt_gone && !failed_now) {
+    Result<store::Receipt> duplicate =
+        p_.draft(m, Outcome::Duplicate, "was received and processed before (its first receipt is past its retention)");
+    if (duplicate.is_ok()) m.work.duplicate_receipt = duplicate.value();
+  }
   m.work.settlement.state = failed_now ? store::KeyState::Failed : store::KeyState::Completed;
   m.work.settlement.outcome = failed_now ? Outcome::Rejected : outcome;
   m.work.settlement.receipt = receipt.value();

@@ -29,6 +29,10 @@ class Retention {
   // One batch of settled keys (and expired-lease ones) older than the cutoff,
   // with their stored conflict answers.
   virtual Result<PurgeBatch> purge_keys(const PurgeRequest& request) = 0;
+  // One batch of completed keys older than the cutoff whose stored receipt is
+  // dropped (the key stays: a late duplicate still has no effect). Failed and
+  // poison keys keep theirs (the answer to a partner looping on them).
+  virtual Result<int64_t> purge_receipts(const PurgeRequest& request) = 0;
   // One batch of message-log rows older than the cutoff.
   virtual Result<int64_t> purge_messages(int64_t cutoff_ms, int batch, bool dry_run) = 0;
   // One batch of archived captures older than the cutoff.

@@ -441,3 +441,26 @@ TEST_CASE("purge: lease owners silent for long that hold nothing go; one that ho
   CHECK(held.owner == "n2:holds");
   CHECK(held.owner_node == "n2");  // its owner row is still there
 }
+
+TEST_CASE("purge: receipts past their retention are dropped, the keys stay; failed keys keep theirs") {
+  TempDb db;
+  const int64_t day = 24 * 3600 * 1000LL;
+  auto past = db.open(-10 * day);
+  settle_new(*past, "old-done", completed("MDN 1"));
+  settle_new(*past, "old-failed", failed("negative MDN"));
+  auto s = db.open();
+  settle_new(*s, "new-done", completed("MDN 2"));
+  PurgeRequest req;
+  req.cutoff_ms = s->now_ms().value() - 7 * day;
+  req.batch = 10;
+  req.dry_run = true;
+  CHECK(s->purge_receipts(req).value() == 1);
+  req.dry_run = false;
+  CHECK(s->purge_receipts(req).value() == 1);
+  CHECK(s->purge_receipts(req).value() == 0);
+  const KeyRecord dropped = s->lookup(key("old-done"))->value();
+  CHECK(dropped.state == KeyState::Completed);  // a late duplicate is still a duplicate
+  CHECK(dropped.receipt.empty());
+  CHECK(s->lookup(key("old-failed"))->value().receipt.body == "negative MDN");
+  CHECK(s->lookup(key("new-done"))->value().receipt.body == "MDN 2");
+}

@@ -142,7 +142,7 @@ Next As2Protocol::unwrap(Message& m, HttpAnswer* answer) {
 }
 
 Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier, const std::string& text,
-                                        bool with_mic) {
+                                        bool with_mic, const std::string& warning) {
   MdnContent c;
   c.our_as2_id = s_.our_as2_id;
   c.partner_as2_id = from_;
@@ -152,6 +152,7 @@ Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier,
     c.mic_algorithm = mic_algorithm_;
   }
   c.modifier = modifier;
+  c.warning = warning;
   c.text = "The message " + message_id_ + " " + text;
   const std::string uuid = Poco::UUIDGenerator::defaultGenerator().createRandom().toString();
   c.message_id = "<" + uuid + "@" + s_.our_as2_id + ">";
@@ -197,6 +198,8 @@ Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier,
 
 Result<store::Receipt> As2Protocol::draft(Message& m, Outcome outcome, const std::string& text) {
   if (outcome == Outcome::Rejected) return mdn(m, std::string(gate::as2_modifier(m.failure)), text, false);
+  // A retransmission whose first MDN is past its retention: a new one that says so.
+  if (outcome == Outcome::Duplicate) return mdn(m, "", text, true, "duplicate-document");
   return mdn(m, "", text, true);
 }
 

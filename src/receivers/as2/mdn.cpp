@@ -82,13 +82,14 @@ ReceiptRequest parse_disposition_options(std::string_view header, bool allow_md5
 Result<Mdn> build_mdn(const MdnContent& content, const ReceiptRequest& request, const crypto::Identity* signer) {
   MdnContent c = content;
   for (std::string* field : {&c.reporting_ua, &c.our_as2_id, &c.partner_as2_id, &c.original_message_id, &c.mic,
-                             &c.mic_algorithm, &c.modifier, &c.message_id, &c.boundary})
+                             &c.mic_algorithm, &c.modifier, &c.warning, &c.message_id, &c.boundary})
     *field = partner_text(*field, 998);
   c.text = partner_text(c.text, 4000);
   const std::string report_boundary = "----=_edihub_report_" + c.boundary;
-  const std::string disposition = c.modifier.empty()
-                                      ? "automatic-action/MDN-sent-automatically; processed"
-                                      : "automatic-action/MDN-sent-automatically; processed/error: " + c.modifier;
+  const std::string disposition =
+      !c.modifier.empty() ? "automatic-action/MDN-sent-automatically; processed/error: " + c.modifier
+      : !c.warning.empty() ? "automatic-action/MDN-sent-automatically; processed/warning: " + c.warning
+                           : std::string("automatic-action/MDN-sent-automatically; processed");
   std::string notification =
       "Reporting-UA: " + c.reporting_ua + "\r\n" +
       "Original-Recipient: rfc822; " + c.our_as2_id + "\r\n" +

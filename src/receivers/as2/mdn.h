@@ -32,6 +32,7 @@ struct MdnContent {
   std::string original_message_id;  // the AS2 Message-ID, angle brackets included
   std::string mic, mic_algorithm;   // Received-Content-MIC; empty when not computed
   std::string modifier;             // empty: processed; else e.g. "decryption-failed"
+  std::string warning;              // with no modifier: processed/warning: <it> ("duplicate-document")
   std::string text;                 // the human-readable part
   std::string message_id;           // the MDN's own Message-ID
   std::string boundary;             // MIME boundaries are derived from it

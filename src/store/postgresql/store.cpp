@@ -474,6 +474,21 @@ class PgStore : public Store {
                         " 'cancelled') AND created_at < $1 LIMIT $2)",
                         cutoff_ms, batch);
   }
+  Result<int64_t> purge_receipts(const PurgeRequest& req) override {
+    const std::string partner = req.partner_id.value_or("");
+    if (req.dry_run)
+      return scalar("SELECT count(*) FROM idempotency_keys WHERE received_at < $1 AND ($2::text = '' OR partner_id = $2)"
+                    " AND state = 'completed' AND receipt_body IS NOT NULL",
+                    Params().add(req.cutoff_ms).add(partner));
+    Result<Rows> r = c_->exec(
+        "UPDATE idempotency_keys k SET receipt_status = NULL, receipt_headers = NULL, receipt_body = NULL FROM"
+        " (SELECT partner_id, message_id FROM idempotency_keys WHERE received_at < $1"
+        " AND ($2::text = '' OR partner_id = $2) AND state = 'completed' AND receipt_body IS NOT NULL"
+        " LIMIT $3 FOR UPDATE SKIP LOCKED) b WHERE k.partner_id = b.partner_id AND k.message_id = b.message_id",
+        Params().add(req.cutoff_ms).add(partner).add(int64_t{req.batch}));
+    if (!r.is_ok()) return r.status();
+    return r->affected();
+  }
   Result<int64_t> purge_lease_owners(int64_t cutoff_ms, bool dry_run) override {
     const std::string gone =
         " FROM lease_owners WHERE heartbeat_at < $1 AND NOT EXISTS (SELECT 1 FROM idempotency_keys"

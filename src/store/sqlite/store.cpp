@@ -88,6 +88,7 @@ class SqliteStore : public Store {
   Result<int64_t> purge_captures(int64_t cutoff_ms, int batch, bool dry_run) override;
   Result<int64_t> purge_outbox(int64_t cutoff_ms, int batch, bool dry_run) override;
   Result<int64_t> purge_lease_owners(int64_t cutoff_ms, bool dry_run) override;
+  Result<int64_t> purge_receipts(const PurgeRequest& request) override;
   Result<std::vector<std::string>> partners_with_keys() override;
 
   // Reports
@@ -265,6 +266,30 @@ Result<int64_t> SqliteStore::purge_outbox(int64_t cutoff_ms, int batch, bool dry
   return delete_batch("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state IN ('delivered', 'cancelled')"
                       " AND created_at < ?1 LIMIT ?2)",
                       cutoff_ms, batch);
+}
+
+Result<int64_t> SqliteStore::purge_receipts(const PurgeRequest& req) {
+  const std::string partner = req.partner_id.value_or("");
+  if (req.dry_run)
+    return scalar("SELECT count(*) FROM idempotency_keys WHERE received_at < ?1 AND (?2 = '' OR partner_id = ?2)"
+                  " AND state = 'completed' AND receipt_body IS NOT NULL",
+                  req.cutoff_ms, std::string_view(partner));
+  int64_t dropped = 0;
+  Status s = transact_here(
+      [&](Transaction&) -> Status {
+        Stmt q(*c_,
+               "UPDATE idempotency_keys SET receipt_status = NULL, receipt_headers = NULL, receipt_body = NULL"
+               " WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE received_at < ?1"
+               " AND (?2 = '' OR partner_id = ?2) AND state = 'completed' AND receipt_body IS NOT NULL LIMIT ?3)");
+        q.bind(1, req.cutoff_ms).bind(2, partner).bind(3, int64_t{req.batch});
+        Result<int64_t> n = q.run();
+        if (!n.is_ok()) return n.status();
+        dropped = n.value();
+        return Status::ok();
+      },
+      c_->options().busy_timeout_ms);
+  if (!s.is_ok()) return s;
+  return dropped;
 }
 
 Result<int64_t> SqliteStore::purge_lease_owners(int64_t cutoff_ms, bool dry_run) {
