@@ -57,6 +57,7 @@ class RequestReader {
 
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  size_t max_head_bytes_;
   HttpRequest request_;
   HttpAnswer failure_;
   bool head_taken_ = false;
