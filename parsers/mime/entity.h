@@ -56,6 +56,10 @@ struct Entity {
 };
 
 bool iequals(std::string_view a, std::string_view b);
+// ASCII lower case (header names, tokens, dispositions).
+std::string lowered(std::string_view s);
+// Without the header white space (SP, HTAB, CR, LF) around it.
+std::string_view trim(std::string_view s);
 
 // Parses `bytes` as one entity: header lines (CRLF, or bare LF as some
 // senders write), a blank line, the body. An entity without headers (starting

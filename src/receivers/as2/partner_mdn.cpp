@@ -10,17 +10,9 @@ namespace edihub::as2 {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
+// MDN fields are header fields: the MIME reader's case and white space rules.
+std::string lower(std::string_view s) { return mime::lowered(s); }
+std::string trim(std::string_view s) { return std::string(mime::trim(s)); }
 
 // The fields of the message/disposition-notification part of a report.
 Status read_report(const mime::Entity& report, PartnerMdn* out) {
