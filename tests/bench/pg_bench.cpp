@@ -4,8 +4,12 @@
 // INSERT ... ON CONFLICT DO NOTHING; UPDATE to completed with the receipt;
 // COMMIT; duplicates: one prepared point read). A benchmark program: it
 // prints figures and never judges them (exit 1 only when an operation failed).
+// Last, purge under load: 8 writers take new keys through the gate while
+// `purge_keys` deletes --purge-keys old keys in batches of 1000; it prints each
+// batch's time and the writers' latency while purge ran (p50/p99/max), which
+// the design bounds by one batch.
 //
-//   pg_bench URI [--seconds N] [--keys N]
+//   pg_bench URI [--seconds N] [--keys N] [--purge-keys N]
 //     URI: postgresql://user@host:port/db (tools/bench-pg starts a private cluster)
 #include <libpq-fe.h>
 
@@ -51,11 +55,13 @@ std::string key_id(int thread, uint64_t n) {
 
 struct Figures {
   double per_second = 0;
-  int64_t p50_us = 0, p99_us = 0;
+  int64_t p50_us = 0, p99_us = 0, max_us = 0;
 };
 
-// Runs `op(thread, n)` on `writers` threads for `seconds`; latency per op.
-Figures run(int writers, double seconds, const std::function<void(int, uint64_t)>& op) {
+// Runs `op(thread, n)` on `writers` threads for `seconds` (or, with `during`,
+// for as long as `during` runs); latency per op.
+Figures run(int writers, double seconds, const std::function<void(int, uint64_t)>& op,
+            const std::function<void()>& during = nullptr) {
   std::atomic<bool> stop{false};
   std::vector<std::vector<int64_t>> lat(writers);
   std::vector<std::thread> threads;
@@ -68,7 +74,10 @@ Figures run(int writers, double seconds, const std::function<void(int, uint64_t)
         lat[t].push_back(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - a).count());
       }
     });
-  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  if (during)
+    during();
+  else
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
   stop = true;
   for (auto& th : threads) th.join();
   const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
@@ -80,6 +89,7 @@ Figures run(int writers, double seconds, const std::function<void(int, uint64_t)
   if (!all.empty()) {
     f.p50_us = all[all.size() / 2];
     f.p99_us = all[std::min(all.size() - 1, all.size() * 99 / 100)];
+    f.max_us = all.back();
   }
   return f;
 }
@@ -109,6 +119,13 @@ struct Pq {
     if (PQresultStatus(r) != PGRES_COMMAND_OK) die(PQresultErrorMessage(r));
     PQclear(r);
   }
+  int64_t scalar(const char* sql) {
+    PGresult* r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) die(PQresultErrorMessage(r));
+    const int64_t v = std::strtoll(PQgetvalue(r, 0, 0), nullptr, 10);
+    PQclear(r);
+    return v;
+  }
   void exec(const char* name, std::vector<std::string> values, ExecStatusType expect) {
     std::vector<const char*> v;
     std::vector<int> lengths, formats;
@@ -129,10 +146,11 @@ int main(int argc, char** argv) {
   if (argc < 2) die("usage: pg_bench URI [--seconds N] [--keys N]");
   const std::string uri = argv[1];
   double seconds = 5;
-  uint64_t keys = 100000;
+  uint64_t keys = 100000, purge_keys = 200000;
   for (int i = 2; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::atof(argv[i + 1]);
     if (std::strcmp(argv[i], "--keys") == 0) keys = std::strtoull(argv[i + 1], nullptr, 10);
+    if (std::strcmp(argv[i], "--purge-keys") == 0) purge_keys = std::strtoull(argv[i + 1], nullptr, 10);
   }
   auto open = [&] {
     auto s = store::open_store(uri);
@@ -217,6 +235,63 @@ int main(int argc, char** argv) {
                   floor_dup.p99_us, gate_dup.p50_us, gate_dup.p99_us);
     json += buf;
   }
-  std::printf("%s,\"keys\":%" PRIu64 "}\n", json.c_str(), keys);
+  const int64_t bytes_per_key =
+      Pq(uri).scalar("SELECT pg_total_relation_size('idempotency_keys') / count(*) FROM idempotency_keys");
+  std::printf("bytes per key: %" PRId64 " (the table with its indexes, receipts of 300 bytes)\n", bytes_per_key);
+  if (purge_keys > 0) {
+    // Old keys of another partner, then purge them while 8 writers take new keys.
+    Pq(uri).command(("INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, received_at, updated_at,"
+                     " attempts, failures, payload_sha256, raw_sha256, receipt_status, receipt_headers, receipt_body,"
+                     " outcome) SELECT 'old', 'x12:OLD:' || g, 'x12', 'completed', 1, 1, 1, 0, 'p', 'r', 200, '',"
+                     " convert_to(repeat('r', 300), 'UTF8'), 'processed' FROM generate_series(1, " +
+                     std::to_string(purge_keys) + ") g")
+                        .c_str());
+    auto purger = open();
+    std::vector<std::unique_ptr<store::Store>> stores;
+    for (int t = 0; t < 8; ++t) stores.push_back(open());
+    gate::Gate g{gate::GateOptions{}};
+    std::vector<int64_t> batch_us;
+    store::PurgeRequest req;
+    req.cutoff_ms = 2;
+    req.partner_id = "old";
+    req.batch = 1000;
+    Figures during = run(
+        8, 0,
+        [&](int t, uint64_t n) {
+          const std::string id = "purge:" + key_id(t, n);
+          gate::KeyClaim c{{"bench", id}, store::PayloadDigest::from_hex(sha(n)), store::RawDigest::from_hex(sha(n))};
+          gate::KeyOutcome out = gate::pass_key(g, *stores[t], c, [&](store::Transaction&) -> Result<store::Settlement> {
+            return store::Settlement{store::KeyState::Completed, {200, kHeaders, kReceipt}, Outcome::Processed, ""};
+          });
+          if (out.outcome != Outcome::Processed && failures++ == 0)
+            std::fprintf(stderr, "new during purge: %s\n", out.detail.c_str());
+        },
+        [&] {
+          while (true) {
+            const auto a = Clock::now();
+            Result<store::PurgeBatch> b = purger->purge_keys(req);
+            batch_us.push_back(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - a).count());
+            if (!b.is_ok()) die("purge: " + b.status().message());
+            if (b->deleted < req.batch) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));  // what `edihub purge` does between batches
+          }
+        });
+    std::vector<int64_t> sorted = batch_us;
+    std::sort(sorted.begin(), sorted.end());
+    std::printf("purge of %" PRIu64 " keys under 8 writers: %zu batches of 1000, batch p50 %" PRId64 " us, max %" PRId64
+                " us\n",
+                purge_keys, sorted.size(), sorted[sorted.size() / 2], sorted.back());
+    std::printf("writers during purge: %.0f new keys/s, p50 %" PRId64 " us, p99 %" PRId64 " us, max %" PRId64
+                " us (%.2f of the longest batch)\n",
+                during.per_second, during.p50_us, during.p99_us, during.max_us,
+                double(during.max_us) / double(sorted.back()));
+    char buf[300];
+    std::snprintf(buf, sizeof buf,
+                  ",\"purge\":{\"keys\":%" PRIu64 ",\"batches\":%zu,\"batch_max_us\":%" PRId64
+                  ",\"writer_p99_us\":%" PRId64 ",\"writer_max_us\":%" PRId64 "}",
+                  purge_keys, sorted.size(), sorted.back(), during.p99_us, during.max_us);
+    json += buf;
+  }
+  std::printf("%s,\"keys\":%" PRIu64 ",\"bytes_per_key\":%" PRId64 "}\n", json.c_str(), keys, bytes_per_key);
   return failures > 0 ? 1 : 0;
 }
