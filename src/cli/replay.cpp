@@ -80,7 +80,9 @@ Result<std::pair<as2::Settings, as4::Settings>> load_settings(const config::Gate
                                                               const config::Partners& partners) {
   auto as2_settings = as2::Settings::from_config(gw, partners);
   if (!as2_settings.is_ok()) return as2_settings.status();
-  return std::make_pair(std::move(as2_settings.value()), as4::Settings{gw.as4_party_id, gw.as4_party_type, &partners});
+  auto as4_settings = as4::Settings::from_config(gw, partners);
+  if (!as4_settings.is_ok()) return as4_settings.status();
+  return std::make_pair(std::move(as2_settings.value()), std::move(as4_settings.value()));
 }
 
 }  // namespace

@@ -114,8 +114,13 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
     return kStoreUnavailable;
   }
   gate::Gate gate{gate_options};
-  const as4::Settings as4_settings{gw.as4_party_id, gw.as4_party_type, &partners.value()};
-  server::Server server(gw, partners.value(), as2_settings.value(), as4_settings, gate, [&delivery] { delivery.wake(); });
+  auto as4_settings = as4::Settings::from_config(gw, partners.value());
+  if (!as4_settings.is_ok()) {
+    err << "edihub serve: " << as4_settings.status().message() << "\n";
+    return kUsage;
+  }
+  server::Server server(gw, partners.value(), as2_settings.value(), as4_settings.value(), gate,
+                        [&delivery] { delivery.wake(); });
   Status started = server.start();
   if (!started.is_ok()) {
     err << "edihub serve: " << started.message() << "\n";

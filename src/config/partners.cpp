@@ -316,9 +316,22 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
       return Status::invalid(name + ": <certificate use> must be signing or encryption, not '" + use + "'");
     }
   }
-  if (pugi::xml_node sec = root.child("security")) {
-    p.require_signature = sec.attribute("require-signature").as_bool(true);
-    p.require_encryption = sec.attribute("require-encryption").as_bool(false);
+  // <security> applies to AS2 and AS4; <security protocol="as4"> overrides it for AS4.
+  for (const char* protocol : {"", "as4"}) {
+    for (pugi::xml_node sec : root.children("security")) {
+      const std::string which = sec.attribute("protocol").as_string();
+      if (which != "" && which != "as4")
+        return Status::invalid(name + ": <security protocol> must be as4 (or absent), not '" + which + "'");
+      if (which != protocol) continue;
+      const bool sign = sec.attribute("require-signature").as_bool(true);
+      const bool encrypt = sec.attribute("require-encryption").as_bool(false);
+      if (which.empty()) {
+        p.require_signature = sign;
+        p.require_encryption = encrypt;
+      }
+      p.as4_require_signature = sign;
+      p.as4_require_encryption = encrypt;
+    }
   }
   for (pugi::xml_node m : root.children("mdn")) {
     if (m.attribute("allow-md5").as_bool(false)) p.mdn_allow_md5 = true;

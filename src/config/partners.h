@@ -18,6 +18,8 @@
 //     <certificate use="signing" file="certs/acme.crt"/>    (repeatable: rollover)
 //     <certificate use="encryption" file="certs/acme.crt"/>
 //     <security require-signature="true" require-encryption="true"/>
+//     <security protocol="as4" require-signature="true" require-encryption="false"/>
+//                     (AS4's own; without it AS4 follows the <security> above)
 //     <mdn async-url-allow="https://as2.acme.example/mdn"/>  (repeatable: URL prefixes)
 //     <mdn allow-md5="true"/>                          (md5 MDN signatures; refused by default)
 //   </partner>
@@ -60,6 +62,9 @@ struct Partner {
 
   // AS4: eb:From PartyId values (and types; an empty type matches any)
   std::vector<std::pair<std::string, std::string>> as4_parties;
+  // WS-Security required of AS4 messages (<security protocol="as4">, else <security>).
+  bool as4_require_signature = true;
+  bool as4_require_encryption = false;
 
   // Where edihub sends to this partner: <as2 id url>, <as4 party-id type url>.
   std::string as2_url;                 // empty: no AS2 endpoint

@@ -149,6 +149,8 @@ send_until_mdn() {  # send_until_mdn I: the message until a 200 with an MDN; its
     sleep 0.02
   done
   kill -9 "${nodes[1]}"
+  date +%s%N >"$WORK/load/killed_at"
+  pg_sql "SELECT count(*) FROM idempotency_keys WHERE state = 'processing'" >"$WORK/load/zombies"
 ) &
 killer=$!
 # 8 at a time, without pauses: the kill finds requests in flight on node 1.
@@ -175,6 +177,11 @@ grep -q "purge exit 0" "$WORK/purge.time" || fail "purge under load: $(cat "$WOR
 check_eq "load: every message has an MDN" "$load" "$(grep -vc 'gave up' "$WORK/load/done")"
 check_eq "load: every invoice booked once" "$load" \
   "$(pg_sql "SELECT count(*) FROM invoices WHERE invoice_number LIKE 'INV-L%'")"
+# Node 1's leases (the default 5 minutes) were taken over by node 2 once node
+# 1's heartbeat stopped (owner timeout, 10 s), not after the lease.
+echo "load: node 1 held $(cat "$WORK/load/zombies") keys when killed; the load ended" \
+  "$(( ($(date +%s%N) - $(cat "$WORK/load/killed_at")) / 1000000 )) ms after the kill"
+check_eq "load: keys still processing" 0 "$(pg_sql "SELECT count(*) FROM idempotency_keys WHERE state = 'processing'")"
 check_eq "load: one key per message" "$load" \
   "$(pg_sql "SELECT count(*) FROM idempotency_keys WHERE message_id LIKE 'as2:<load-%' AND state = 'completed'")"
 resent=$(cat "$WORK/load/resent" 2>/dev/null | wc -l)

@@ -116,17 +116,18 @@ check_eq "d5 optional: status" 200 "$(post d5 "<d5-optional@acme.example>" "$WOR
 check_eq "d5 optional: processed, unsigned" "Disposition: automatic-action/MDN-sent-automatically; processed" "$(disposition "$WORK/r5o")"
 grep -qi '^Content-Type: multipart/report' "$WORK/r5o.headers" || fail "d5 optional: not an unsigned MDN"
 
-# Defect 3: AS4 with a wsse:Security header marked mustUnderstand: a SOAP
-# MustUnderstand fault, never a Receipt, nothing booked.
-sed -e 's|<eb:Messaging S12:mustUnderstand="true">|<wsse:Security xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd" S12:mustUnderstand="true"/>&|' \
+# Defect 3: AS4 with a header block marked mustUnderstand that the gateway
+# does not process (WS-Addressing; wsse:Security it processes since issue 12):
+# a SOAP MustUnderstand fault, never a Receipt, nothing booked.
+sed -e 's|<eb:Messaging S12:mustUnderstand="true">|<wsa:Action xmlns:wsa="http://www.w3.org/2005/08/addressing" S12:mustUnderstand="true">urn:example:deliver</wsa:Action>&|' \
   -e 's/as4-sample-856-802@acme.example/as4-d3@acme.example/g' -e 's/000000802/000000803/g' \
   "$REPO/samples/as4/swa-856.as4" >"$WORK/d3.as4"
-grep -q wsse:Security "$WORK/d3.as4" || fail "d3: the test message has no Security header"
+grep -q wsa:Action "$WORK/d3.as4" || fail "d3: the test message has no wsa:Action header"
 ct=$(head -1 "$WORK/d3.as4" | sed 's/^Content-Type: //' | tr -d '\r')
 awk 'b{print} /^\r?$/{b=1}' "$WORK/d3.as4" >"$WORK/d3.body"
 check_eq "d3 status" 500 "$(curl -s -o "$WORK/r3" -w '%{http_code}' -X POST --data-binary @"$WORK/d3.body" -H "Content-Type: $ct" "http://127.0.0.1:$port/as4")"
 grep -q '<env:Value>env:MustUnderstand</env:Value>' "$WORK/r3" || fail "d3: not a MustUnderstand fault: $(head -c 400 "$WORK/r3")"
-grep -q 'qname="h1:Security"' "$WORK/r3" || fail "d3: the fault does not name wsse:Security"
+grep -q 'qname="h1:Action"' "$WORK/r3" || fail "d3: the fault does not name wsa:Action"
 check_eq "d3 nothing booked" 0 "$(sql "$db" "SELECT count(*) FROM shipment_notices WHERE document_number = 'SHP20240312802'")"
 check_eq "d3 no key" 0 "$(sql "$db" "SELECT count(*) FROM idempotency_keys WHERE message_id LIKE 'as4:%d3%'")"
 finish

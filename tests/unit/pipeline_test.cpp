@@ -30,7 +30,7 @@ struct Fixture {
   Rows log;
   Context context;
   as2::Settings as2_settings;
-  as4::Settings as4_settings{"EDIHUB", "", nullptr};
+  as4::Settings as4_settings{"EDIHUB", "", nullptr, {}};
 
   Fixture() {
     context.partners = &partners;
@@ -191,8 +191,8 @@ TEST_CASE("AS4: early EBMS errors, failures stored, and nothing receipted that w
   const std::string marker = "<eb:Messaging S12:mustUnderstand=\"true\">";
   size_t at = secured.body.find(marker);
   REQUIRE(at != std::string::npos);
-  secured.body.insert(at, "<wsse:Security xmlns:wsse=\"http://docs.oasis-open.org/wss/2004/01/"
-                          "oasis-200401-wss-wssecurity-secext-1.0.xsd\" S12:mustUnderstand=\"true\"/>");
+  secured.body.insert(at, "<wsa:Action xmlns:wsa=\"http://www.w3.org/2005/08/addressing\" "
+                          "S12:mustUnderstand=\"true\">urn:example:deliver</wsa:Action>");
   HttpAnswer fault = f.as4(secured);
   CHECK(fault.status == 500);
   CHECK(fault.outcome == Outcome::Rejected);

@@ -29,13 +29,9 @@ Result<Settings> Settings::load(std::string our_as2_id, std::vector<crypto::Iden
   s.our_as2_id = std::move(our_as2_id);
   s.partners = &partners;
   s.identities = std::move(identities);
-  for (const auto& p : partners.all()) {
-    for (const auto& file : p.signing_certificates) {
-      auto cert = crypto::Certificate::load_pem_file(file);
-      if (!cert.is_ok()) return Status::invalid("partner '" + p.id + "': " + cert.status().message());
-      s.signing_certificates[p.id].push_back(cert.value());
-    }
-  }
+  Result<receivers::SigningCertificates> certs = receivers::load_signing_certificates(partners);
+  if (!certs.is_ok()) return certs.status();
+  s.signing_certificates = std::move(certs.value());
   return s;
 }
 

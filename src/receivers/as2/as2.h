@@ -12,6 +12,7 @@
 #include "src/config/partners.h"
 #include "src/crypto/cms.h"
 #include "src/receivers/as2/mdn.h"
+#include "src/receivers/partner_certificates.h"
 #include "src/receivers/pipeline.h"
 
 namespace edihub::as2 {
@@ -22,7 +23,7 @@ struct Settings {
   std::string our_as2_id;
   const config::Partners* partners = nullptr;
   std::vector<crypto::Identity> identities;  // the first one signs MDNs
-  std::map<std::string, std::vector<crypto::Certificate>> signing_certificates;  // by partner id
+  receivers::SigningCertificates signing_certificates;
 
   // Loads the partners' signing certificates; Invalid names the file.
   // REQUIRES: `partners` outlives the Settings.

@@ -2,6 +2,7 @@
 
 #include <Poco/UUIDGenerator.h>
 
+#include <algorithm>
 #include <ctime>
 
 #include "parsers/mime/entity.h"
@@ -51,7 +52,46 @@ std::string strip_angles(std::string v) {
   return v;
 }
 
+gate::Failure failure_of(const crypto::wss::Failure& f) {
+  if (f.code == "EBMS:0101") return gate::Failure::AuthenticationFailed;
+  if (f.code == "EBMS:0102") return gate::Failure::DecryptionFailed;
+  if (f.code == "EBMS:0103") return gate::Failure::InsufficientSecurity;
+  if (f.code == "EBMS:0009") return gate::Failure::Malformed;
+  return gate::Failure::Configuration;
+}
+
 }  // namespace
+
+Result<Settings> Settings::from_config(const config::Gateway& gw, const config::Partners& partners) {
+  Result<receivers::SigningCertificates> certs = receivers::load_signing_certificates(partners);
+  if (!certs.is_ok()) return certs.status();
+  return Settings{gw.as4_party_id, gw.as4_party_type, &partners, std::move(certs.value())};
+}
+
+bool As4Protocol::check_security(Message& m) {
+  std::vector<crypto::wss::Attachment> parts;
+  for (const auto& [id, bytes] : attachments_) parts.push_back({id, bytes});
+  crypto::wss::Policy policy;
+  policy.require_signature = m.partner->as4_require_signature;
+  if (auto it = s_.signing_certificates.find(m.partner->id); it != s_.signing_certificates.end())
+    policy.signers = it->second;
+  crypto::wss::Failure f = crypto::wss::check(soap_, parts, policy, &security_);
+  if (!f && m.partner->as4_require_encryption)
+    f = {"EBMS:0103", "the partner profile requires an encrypted message; this gateway does not decrypt AS4 "
+                      "messages yet"};
+  if (f) {
+    m.failure = failure_of(f);
+    m.failure_text = f.detail;
+    error_code_ = f.code;
+    return false;
+  }
+  // The security header is processed: it is no MustUnderstand fault.
+  auto& blocks = um_.not_understood;
+  blocks.erase(std::remove_if(blocks.begin(), blocks.end(),
+                              [](const auto& b) { return b.first == crypto::wss::kWsseNs && b.second == "Security"; }),
+               blocks.end());
+  return true;
+}
 
 Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
   const receivers::HttpRequest& r = m.request;
@@ -133,6 +173,7 @@ Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
 }
 
 Next As4Protocol::unwrap(Message& m, HttpAnswer* answer) {
+  if (!check_security(m)) return Next::Continue;
   if (!um_.not_understood.empty()) {
     // Never a Receipt for a message whose security (or other) header this
     // gateway does not process: a SOAP MustUnderstand fault.

@@ -1,7 +1,8 @@
-// AS4 (ebMS 3.0 + AS4 profile, unsigned messages) as the pipeline's
-// protocol: the envelope is eb:Messaging in the SOAP 1.2 root part (alone or
-// SwA multipart/related), payloads are attachments by cid: (gzip when so
-// declared), the receipt is an eb:Receipt signal or an eb:Error.
+// AS4 (ebMS 3.0 + AS4 profile) as the pipeline's protocol: the envelope is
+// eb:Messaging in the SOAP 1.2 root part (alone or SwA multipart/related),
+// the WS-Security signature is checked against the partner's certificates
+// and policy (crypto/ws_security.h), payloads are attachments by cid: (gzip
+// when so declared), the receipt is an eb:Receipt signal or an eb:Error.
 #pragma once
 
 #include <map>
@@ -9,7 +10,10 @@
 #include <vector>
 
 #include "parsers/as4/user_message.h"
+#include "src/config/gateway.h"
 #include "src/config/partners.h"
+#include "src/crypto/ws_security.h"
+#include "src/receivers/partner_certificates.h"
 #include "src/receivers/pipeline.h"
 
 namespace edihub::as4 {
@@ -17,6 +21,10 @@ namespace edihub::as4 {
 struct Settings {
   std::string our_party_id, our_party_type;  // eb:To must name us
   const config::Partners* partners = nullptr;
+  receivers::SigningCertificates signing_certificates;  // WS-Security signers, by partner id
+
+  // Our party from the gateway config, the partners' certificates loaded.
+  static Result<Settings> from_config(const config::Gateway& gw, const config::Partners& partners);
 };
 
 // One per message: it keeps what the envelope stage read.
@@ -33,6 +41,9 @@ class As4Protocol : public receivers::Protocol {
   receivers::HttpAnswer answer(receivers::Message& m, Outcome outcome, const store::Receipt& receipt) override;
 
  private:
+  // WS-Security before anything reads a payload; false: m.failure is set.
+  bool check_security(receivers::Message& m);
+
   const Settings& s_;
   UserMessage um_;
   std::string_view soap_;                             // the root part, a view into the request
@@ -40,6 +51,7 @@ class As4Protocol : public receivers::Protocol {
   std::map<std::string, std::string> attachment_types_;
   std::map<std::string, std::string> decoded_;        // attachments that had a transfer encoding
   std::string error_code_;                            // an EBMS code more precise than the failure's
+  crypto::wss::Checked security_;                      // what the signature covered, who signed
 };
 
 }  // namespace edihub::as4

@@ -1,0 +1,446 @@
+#include "src/crypto/ws_security.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/uri.h>
+#include <libxml/valid.h>
+#include <openssl/bn.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <xmlsec/crypto.h>
+#include <xmlsec/errors.h>
+#include <xmlsec/io.h>
+#include <xmlsec/keys.h>
+#include <xmlsec/transforms.h>
+#include <xmlsec/xmldsig.h>
+#include <xmlsec/xmlsec.h>
+#include <xmlsec/xmltree.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <set>
+
+#include "parsers/mime/transfer.h"
+#include "src/common/partner_text.h"
+
+namespace edihub::crypto::wss {
+namespace {
+
+constexpr const char* kWsu = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
+constexpr const char* kDs = "http://www.w3.org/2000/09/xmldsig#";
+constexpr const char* kXenc = "http://www.w3.org/2001/04/xmlenc#";
+constexpr const char* kSoap12 = "http://www.w3.org/2003/05/soap-envelope";
+constexpr const char* kSoap11 = "http://schemas.xmlsoap.org/soap/envelope/";
+constexpr const char* kEbms = "http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/";
+constexpr const char* kUltimateReceiver = "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver";
+constexpr const char* kSwaContent =
+    "http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Content-Signature-Transform";
+constexpr const char* kExcC14n = "http://www.w3.org/2001/10/xml-exc-c14n#";
+constexpr std::string_view kX509v3 = "#X509v3";
+constexpr std::string_view kSkiType = "#X509SubjectKeyIdentifier";
+
+// The eDelivery AS4 profile's algorithms (and the stronger SHA-2 variants).
+const std::vector<std::string_view> kSignatureMethods = {
+    "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256", "http://www.w3.org/2001/04/xmldsig-more#rsa-sha384",
+    "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512", "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256"};
+const std::vector<std::string_view> kDigestMethods = {"http://www.w3.org/2001/04/xmlenc#sha256",
+                                                      "http://www.w3.org/2001/04/xmldsig-more#sha384",
+                                                      "http://www.w3.org/2001/04/xmlenc#sha512"};
+
+bool listed(const std::vector<std::string_view>& list, std::string_view v) {
+  return std::find(list.begin(), list.end(), v) != list.end();
+}
+
+// --- The SwA Attachment-Content-Signature-Transform: for the binary content
+// AS4 carries, the attachment's octets unchanged (xmlsec has no SwA support).
+int swa_content_execute(xmlSecTransformPtr t, int last, xmlSecTransformCtxPtr) {
+  if (t->status == xmlSecTransformStatusNone) t->status = xmlSecTransformStatusWorking;
+  if (t->status == xmlSecTransformStatusWorking) {
+    const xmlSecSize n = xmlSecBufferGetSize(&t->inBuf);
+    if (n > 0) {
+      if (xmlSecBufferAppend(&t->outBuf, xmlSecBufferGetData(&t->inBuf), n) < 0) return -1;
+      if (xmlSecBufferRemoveHead(&t->inBuf, n) < 0) return -1;
+    }
+    if (last) t->status = xmlSecTransformStatusFinished;
+    return 0;
+  }
+  return t->status == xmlSecTransformStatusFinished && xmlSecBufferGetSize(&t->inBuf) == 0 ? 0 : -1;
+}
+
+xmlSecTransformKlass swa_content_klass = {
+    sizeof(xmlSecTransformKlass), sizeof(xmlSecTransform), BAD_CAST "swa-attachment-content",
+    BAD_CAST kSwaContent, xmlSecTransformUsageDSigTransform,
+    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+    xmlSecTransformDefaultGetDataType, xmlSecTransformDefaultPushBin, xmlSecTransformDefaultPopBin,
+    nullptr, nullptr, swa_content_execute, nullptr, nullptr};
+
+// --- cid: references read the attachments of the message this thread checks.
+// These are xmlsec's only input callbacks: no file, http or ftp reads, ever.
+thread_local const std::vector<Attachment>* t_attachments = nullptr;
+thread_local std::string t_xmlsec_error;
+
+struct AttachmentReader {
+  std::string_view data;
+  size_t pos = 0;
+};
+
+const Attachment* find_cid(const char* uri) {
+  if (t_attachments == nullptr || uri == nullptr || std::strncmp(uri, "cid:", 4) != 0) return nullptr;
+  for (const Attachment& a : *t_attachments)
+    if (a.content_id == uri + 4) return &a;
+  return nullptr;
+}
+int cid_match(const char* uri) { return find_cid(uri) != nullptr ? 1 : 0; }
+void* cid_open(const char* uri) {
+  const Attachment* a = find_cid(uri);
+  return a != nullptr ? new AttachmentReader{a->bytes} : nullptr;
+}
+int cid_read(void* context, char* buffer, int len) {
+  auto* r = static_cast<AttachmentReader*>(context);
+  const size_t n = std::min(static_cast<size_t>(std::max(len, 0)), r->data.size() - r->pos);
+  std::memcpy(buffer, r->data.data() + r->pos, n);
+  r->pos += n;
+  return static_cast<int>(n);
+}
+int cid_close(void* context) {
+  delete static_cast<AttachmentReader*>(context);
+  return 0;
+}
+
+// The first error xmlsec reports during a check, for the Description.
+void capture_error(const char*, int, const char*, const char* object, const char* subject, int reason,
+                   const char* msg) {
+  if (!t_xmlsec_error.empty()) return;
+  const char* reason_text = xmlSecErrorsGetMsg(static_cast<xmlSecSize>(reason));
+  t_xmlsec_error = std::string(reason_text ? reason_text : "error");
+  if (subject != nullptr && std::strcmp(subject, "unknown") != 0) t_xmlsec_error += std::string(" in ") + subject;
+  if (msg != nullptr && *msg != '\0') t_xmlsec_error += std::string(": ") + msg;
+  (void)object;
+}
+
+bool xmlsec_ready() {
+  static const bool ready = [] {
+    xmlInitParser();
+    if (xmlSecInit() < 0 || xmlSecCheckVersion() != 1) return false;
+    if (xmlSecCryptoAppInit(nullptr) < 0 || xmlSecCryptoInit() < 0) return false;
+    xmlSecErrorsSetCallback(capture_error);
+    xmlSecIOCleanupCallbacks();
+    if (xmlSecIORegisterCallbacks(cid_match, cid_open, cid_read, cid_close) < 0) return false;
+    return xmlSecTransformIdsRegister(&swa_content_klass) >= 0;
+  }();
+  return ready;
+}
+
+// --- libxml2 helpers.
+using Doc = std::unique_ptr<xmlDoc, decltype(&xmlFreeDoc)>;
+
+bool is(const xmlNode* n, const char* ns, const char* local) {
+  return n != nullptr && n->type == XML_ELEMENT_NODE && n->ns != nullptr &&
+         std::strcmp(reinterpret_cast<const char*>(n->ns->href), ns) == 0 &&
+         std::strcmp(reinterpret_cast<const char*>(n->name), local) == 0;
+}
+
+std::vector<xmlNode*> children(xmlNode* n, const char* ns, const char* local) {
+  std::vector<xmlNode*> out;
+  for (xmlNode* c = n != nullptr ? n->children : nullptr; c != nullptr; c = c->next)
+    if (is(c, ns, local)) out.push_back(c);
+  return out;
+}
+
+xmlNode* child(xmlNode* n, const char* ns, const char* local) {
+  std::vector<xmlNode*> all = children(n, ns, local);
+  return all.empty() ? nullptr : all.front();
+}
+
+std::string attr(const xmlNode* n, const char* name, const char* ns = nullptr) {
+  xmlChar* v = ns != nullptr ? xmlGetNsProp(n, BAD_CAST name, BAD_CAST ns) : xmlGetNoNsProp(n, BAD_CAST name);
+  std::string out = v != nullptr ? reinterpret_cast<const char*>(v) : "";
+  xmlFree(v);
+  return out;
+}
+
+std::string text(const xmlNode* n) {
+  xmlChar* v = xmlNodeGetContent(n);
+  std::string out = v != nullptr ? reinterpret_cast<const char*>(v) : "";
+  xmlFree(v);
+  const size_t b = out.find_first_not_of(" \t\r\n"), e = out.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? "" : out.substr(b, e - b + 1);
+}
+
+// Registers every wsu:Id (and unqualified Id) as an XML ID for "#id"
+// references. A value that occurs twice is a signature-wrapping attempt.
+std::string register_ids(xmlDoc* doc) {
+  std::set<std::string> seen;
+  std::vector<xmlNode*> stack = {xmlDocGetRootElement(doc)};
+  while (!stack.empty()) {
+    xmlNode* n = stack.back();
+    stack.pop_back();
+    for (xmlAttr* a = n->properties; a != nullptr; a = a->next) {
+      if (std::strcmp(reinterpret_cast<const char*>(a->name), "Id") != 0) continue;
+      if (a->ns != nullptr && std::strcmp(reinterpret_cast<const char*>(a->ns->href), kWsu) != 0) continue;
+      xmlChar* v = xmlNodeListGetString(doc, a->children, 1);
+      const std::string id = v != nullptr ? reinterpret_cast<const char*>(v) : "";
+      if (!seen.insert(id).second) {
+        xmlFree(v);
+        return "the Id '" + partner_text(id, 100) + "' occurs twice (signature wrapping)";
+      }
+      if (xmlGetID(doc, v) == nullptr) xmlAddID(nullptr, doc, v, a);
+      xmlFree(v);
+    }
+    for (xmlNode* c = n->children; c != nullptr; c = c->next)
+      if (c->type == XML_ELEMENT_NODE) stack.push_back(c);
+  }
+  return "";
+}
+
+xmlNode* by_id(xmlDoc* doc, const std::string& id) {
+  xmlAttr* a = xmlGetID(doc, BAD_CAST id.c_str());
+  return a != nullptr ? a->parent : nullptr;
+}
+
+Failure authentication(std::string detail) { return {"EBMS:0101", std::move(detail)}; }
+Failure policy_failure(std::string detail) { return {"EBMS:0103", std::move(detail)}; }
+
+// The wsse:Security header meant for this receiver (no role, or the ultimate
+// receiver), or null; more than one is refused.
+Failure security_header(xmlNode* header, xmlNode** out) {
+  *out = nullptr;
+  for (xmlNode* s : children(header, std::string(kWsseNs).c_str(), "Security")) {
+    const std::string role = !attr(s, "role", kSoap12).empty() ? attr(s, "role", kSoap12) : attr(s, "actor", kSoap11);
+    if (!role.empty() && role != kUltimateReceiver) continue;
+    if (*out != nullptr) return policy_failure("more than one wsse:Security header for this receiver");
+    *out = s;
+  }
+  return {};
+}
+
+std::string_view tail(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() ? s.substr(s.size() - suffix.size()) : std::string_view();
+}
+
+std::string rfc2253(X509_NAME* name) {
+  std::unique_ptr<BIO, decltype(&BIO_free)> b(BIO_new(BIO_s_mem()), BIO_free);
+  X509_NAME_print_ex(b.get(), name, 0, XN_FLAG_RFC2253);
+  char* data = nullptr;
+  const long n = BIO_get_mem_data(b.get(), &data);
+  return std::string(data, static_cast<size_t>(n));
+}
+
+// Issuer names compare without white space after separators and case-blind:
+// senders print RFC 2253 names differently.
+std::string name_key(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((s[i] == ' ') && i > 0 && (s[i - 1] == ',' || s[i - 1] == '+' || s[i - 1] == '=')) continue;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
+  }
+  return out;
+}
+
+// The certificate ds:KeyInfo names, among the partner's signing certificates.
+Failure find_signer(xmlDoc* doc, xmlNode* security, xmlNode* signature, const Policy& policy, Certificate* out) {
+  xmlNode* str = child(child(signature, kDs, "KeyInfo"), std::string(kWsseNs).c_str(), "SecurityTokenReference");
+  if (str == nullptr)
+    return authentication("ds:KeyInfo holds no wsse:SecurityTokenReference naming the signer's certificate");
+  auto among_signers = [&](const std::function<bool(X509*)>& match, const std::string& what) -> Failure {
+    for (const Certificate& c : policy.signers)
+      if (match(c.get())) {
+        *out = c;
+        return {};
+      }
+    return authentication("signed by a certificate this partner does not list (" + what + ")");
+  };
+  if (xmlNode* ref = child(str, std::string(kWsseNs).c_str(), "Reference")) {
+    const std::string uri = attr(ref, "URI");
+    xmlNode* token = uri.size() > 1 && uri[0] == '#' ? by_id(doc, uri.substr(1)) : nullptr;
+    if (token == nullptr || !is(token, std::string(kWsseNs).c_str(), "BinarySecurityToken") ||
+        token->parent != security)
+      return authentication("the SecurityTokenReference '" + partner_text(uri, 100) +
+                            "' points to no BinarySecurityToken in this wsse:Security");
+    if (tail(attr(token, "ValueType"), kX509v3) != kX509v3)
+      return policy_failure("the BinarySecurityToken is not an X.509 v3 certificate");
+    std::string der;
+    if (!mime::base64_decode(text(token), &der))
+      return authentication("the BinarySecurityToken is not valid base64");
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(der.data());
+    std::unique_ptr<X509, decltype(&X509_free)> cert(d2i_X509(nullptr, &p, static_cast<long>(der.size())), X509_free);
+    if (!cert) return authentication("the BinarySecurityToken is not a DER X.509 certificate");
+    return among_signers([&](X509* c) { return X509_cmp(c, cert.get()) == 0; },
+                         "BinarySecurityToken " + partner_text(rfc2253(X509_get_subject_name(cert.get())), 200));
+  }
+  if (xmlNode* serial_node = child(child(child(str, kDs, "X509Data"), kDs, "X509IssuerSerial"), kDs,
+                                   "X509SerialNumber")) {
+    const std::string issuer = text(child(serial_node->parent, kDs, "X509IssuerName")), serial = text(serial_node);
+    BIGNUM* bn = nullptr;
+    if (serial.empty() || serial.size() > 100 || BN_dec2bn(&bn, serial.c_str()) != static_cast<int>(serial.size())) {
+      BN_free(bn);
+      return authentication("ds:X509SerialNumber '" + partner_text(serial, 100) + "' is not a decimal number");
+    }
+    std::unique_ptr<BIGNUM, decltype(&BN_free)> want(bn, BN_free);
+    return among_signers(
+        [&](X509* c) {
+          std::unique_ptr<BIGNUM, decltype(&BN_free)> have(ASN1_INTEGER_to_BN(X509_get0_serialNumber(c), nullptr),
+                                                           BN_free);
+          return have && BN_cmp(have.get(), want.get()) == 0 &&
+                 name_key(rfc2253(X509_get_issuer_name(c))) == name_key(issuer);
+        },
+        "issuer " + partner_text(issuer, 200) + ", serial " + partner_text(serial, 100));
+  }
+  if (xmlNode* ki = child(str, std::string(kWsseNs).c_str(), "KeyIdentifier");
+      ki != nullptr && tail(attr(ki, "ValueType"), kSkiType) == kSkiType) {
+    std::string ski;
+    if (!mime::base64_decode(text(ki), &ski)) return authentication("the SKI KeyIdentifier is not valid base64");
+    return among_signers(
+        [&](X509* c) {
+          const ASN1_OCTET_STRING* id = X509_get0_subject_key_id(c);
+          return id != nullptr && static_cast<size_t>(ASN1_STRING_length(id)) == ski.size() &&
+                 std::memcmp(ASN1_STRING_get0_data(id), ski.data(), ski.size()) == 0;
+        },
+        "subject key identifier");
+  }
+  return authentication("the SecurityTokenReference names the signer neither by BinarySecurityToken reference, "
+                        "issuer/serial nor subject key identifier");
+}
+
+struct DSigCtxFree {
+  void operator()(xmlSecDSigCtx* c) const { xmlSecDSigCtxDestroy(c); }
+};
+
+}  // namespace
+
+Failure check(std::string_view soap, const std::vector<Attachment>& attachments, const Policy& policy,
+              Checked* out, const Limits& limits) {
+  *out = Checked{};
+  if (!xmlsec_ready()) return {"EBMS:0004", "the gateway's XML security library did not start"};
+  Doc doc(xmlReadMemory(soap.data(), static_cast<int>(soap.size()), "as4-envelope.xml", nullptr,
+                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
+          xmlFreeDoc);
+  if (!doc) return {"EBMS:0009", "the SOAP envelope is not well-formed XML"};
+  if (doc->intSubset != nullptr || doc->extSubset != nullptr)
+    return {"EBMS:0009", "the SOAP envelope has a DOCTYPE (not allowed)"};
+  xmlNode* envelope = xmlDocGetRootElement(doc.get());
+  const char* soap_ns = is(envelope, kSoap12, "Envelope") ? kSoap12 : kSoap11;
+  xmlNode* header = child(envelope, soap_ns, "Header");
+  xmlNode* security = nullptr;
+  if (Failure f = security_header(header, &security)) return f;
+  xmlNode* signature = security != nullptr ? child(security, kDs, "Signature") : nullptr;
+  if (security != nullptr && (child(security, kXenc, "EncryptedKey") || child(security, kXenc, "ReferenceList")))
+    return {"EBMS:0102", "the message is encrypted; this gateway does not decrypt AS4 messages yet"};
+  if (signature == nullptr) {
+    if (policy.require_signature)
+      return policy_failure(security == nullptr
+                                ? "the partner profile requires a signed message; there is no wsse:Security header"
+                                : "the partner profile requires a signed message; wsse:Security has no ds:Signature");
+    return {};
+  }
+  if (children(security, kDs, "Signature").size() > 1)
+    return policy_failure("wsse:Security holds more than one ds:Signature");
+  if (std::string e = register_ids(doc.get()); !e.empty()) return authentication(e);
+
+  // What the signature must cover: the one Body, the one eb:Messaging, every attachment.
+  std::vector<xmlNode*> messaging = children(header, kEbms, "Messaging");
+  xmlNode* body = child(envelope, soap_ns, "Body");
+  if (messaging.size() != 1 || body == nullptr)
+    return {"EBMS:0009", "the envelope needs exactly one eb:Messaging header and a Body"};
+
+  xmlNode* signed_info = child(signature, kDs, "SignedInfo");
+  const std::string c14n = attr(child(signed_info, kDs, "CanonicalizationMethod"), "Algorithm");
+  const std::string method = attr(child(signed_info, kDs, "SignatureMethod"), "Algorithm");
+  if (c14n != kExcC14n)
+    return policy_failure("canonicalization '" + partner_text(c14n, 200) + "' is not allowed (exclusive c14n: " +
+                          kExcC14n + ")");
+  if (!listed(kSignatureMethods, method))
+    return policy_failure("signature algorithm '" + partner_text(method, 200) +
+                          "' is not allowed by the policy (RSA-SHA256, RSA-SHA384, RSA-SHA512, ECDSA-SHA256)");
+  std::vector<xmlNode*> refs = children(signed_info, kDs, "Reference");
+  if (refs.empty() || refs.size() > limits.max_references)
+    return policy_failure("the signature has " + std::to_string(refs.size()) + " references (1 to " +
+                          std::to_string(limits.max_references) + " allowed)");
+  bool body_signed = false, messaging_signed = false;
+  std::set<std::string> cids;
+  for (xmlNode* ref : refs) {
+    SignedReference sr;
+    sr.uri = attr(ref, "URI");
+    sr.digest_method = attr(child(ref, kDs, "DigestMethod"), "Algorithm");
+    sr.digest_value = text(child(ref, kDs, "DigestValue"));
+    const std::string shown = partner_text(sr.uri, 200);
+    if (!listed(kDigestMethods, sr.digest_method))
+      return policy_failure("reference '" + shown + "': digest '" + partner_text(sr.digest_method, 200) +
+                            "' is not allowed by the policy (SHA-256, SHA-384, SHA-512)");
+    std::vector<xmlNode*> transforms = children(child(ref, kDs, "Transforms"), kDs, "Transform");
+    if (transforms.size() > limits.max_transforms_per_reference)
+      return policy_failure("reference '" + shown + "' has " + std::to_string(transforms.size()) + " transforms");
+    for (xmlNode* t : transforms) {
+      const std::string alg = attr(t, "Algorithm");
+      if (alg != kExcC14n && alg != kSwaContent)
+        return policy_failure("reference '" + shown + "': transform '" + partner_text(alg, 200) +
+                              "' is not allowed (exclusive c14n, SwA Attachment-Content-Signature-Transform)");
+      sr.transforms.push_back(alg);
+    }
+    if (sr.uri.size() > 1 && sr.uri[0] == '#') {
+      xmlNode* target = by_id(doc.get(), sr.uri.substr(1));
+      if (target == nullptr) return authentication("reference '" + shown + "' points to nothing in this message");
+      body_signed = body_signed || target == body;
+      messaging_signed = messaging_signed || target == messaging[0];
+    } else if (sr.uri.rfind("cid:", 0) == 0) {
+      char* unescaped = xmlURIUnescapeString(sr.uri.c_str() + 4, 0, nullptr);
+      const std::string cid = unescaped != nullptr ? unescaped : "";
+      xmlFree(unescaped);
+      if (std::none_of(attachments.begin(), attachments.end(), [&](const Attachment& a) { return a.content_id == cid; }))
+        return authentication("reference '" + shown + "' points to no attachment of this message");
+      cids.insert(cid);
+    } else {
+      return policy_failure("reference '" + shown + "' is neither a same-document #id nor a cid: attachment");
+    }
+    out->references.push_back(std::move(sr));
+  }
+  if (!messaging_signed) return policy_failure("the signature does not cover the eb:Messaging header");
+  if (!body_signed) return policy_failure("the signature does not cover the SOAP Body");
+  for (const Attachment& a : attachments)
+    if (cids.count(a.content_id) == 0)
+      return policy_failure("the signature does not cover the attachment cid:" + partner_text(a.content_id, 200));
+
+  Certificate signer;
+  if (Failure f = find_signer(doc.get(), security, signature, policy, &signer)) return f;
+
+  std::unique_ptr<xmlSecDSigCtx, DSigCtxFree> ctx(xmlSecDSigCtxCreate(nullptr));
+  if (!ctx) return {"EBMS:0004", "the gateway could not set up signature verification"};
+  ctx->enabledReferenceUris = xmlSecTransformUriTypeSameDocument | xmlSecTransformUriTypeRemote;
+  for (xmlSecTransformId id : {xmlSecTransformExclC14NId, static_cast<xmlSecTransformId>(&swa_content_klass),
+                               xmlSecTransformSha256Id, xmlSecTransformSha384Id, xmlSecTransformSha512Id})
+    xmlSecDSigCtxEnableReferenceTransform(ctx.get(), id);
+  for (xmlSecTransformId id : {xmlSecTransformExclC14NId, xmlSecTransformRsaSha256Id, xmlSecTransformRsaSha384Id,
+                               xmlSecTransformRsaSha512Id, xmlSecTransformEcdsaSha256Id})
+    xmlSecDSigCtxEnableSignatureTransform(ctx.get(), id);
+  unsigned char* der = nullptr;
+  const int der_len = i2d_X509(signer.get(), &der);
+  ctx->signKey = xmlSecCryptoAppKeyLoadMemory(der, static_cast<xmlSecSize>(der_len), xmlSecKeyDataFormatCertDer,
+                                              nullptr, nullptr, nullptr);
+  OPENSSL_free(der);
+  if (ctx->signKey == nullptr) return authentication("the signer's certificate holds no usable public key");
+
+  t_attachments = &attachments;
+  t_xmlsec_error.clear();
+  const int rc = xmlSecDSigCtxVerify(ctx.get(), signature);
+  t_attachments = nullptr;
+  if (rc < 0)
+    return authentication("the signature could not be checked: " + partner_text(t_xmlsec_error, 300));
+  if (ctx->status != xmlSecDSigStatusSucceeded) {
+    for (xmlSecSize i = 0; i < xmlSecPtrListGetSize(&ctx->signedInfoReferences); ++i) {
+      auto* r = static_cast<xmlSecDSigReferenceCtx*>(xmlSecPtrListGetItem(&ctx->signedInfoReferences, i));
+      if (r != nullptr && r->status != xmlSecDSigStatusSucceeded)
+        return authentication("the digest of '" +
+                              partner_text(r->uri != nullptr ? reinterpret_cast<const char*>(r->uri) : "", 200) +
+                              "' does not match: that part changed after it was signed");
+    }
+    return authentication("the signature value does not verify with the signer's certificate");
+  }
+  out->is_signed = true;
+  out->signer = signer;
+  out->signature_method = method;
+  return {};
+}
+
+}  // namespace edihub::crypto::wss

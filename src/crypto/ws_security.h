@@ -1,0 +1,71 @@
+// WS-Security on a received AS4 message (eDelivery AS4 profile, WS-Security
+// 1.1.1 with the X.509 token profile and the SwA profile), receive side: the
+// ds:Signature in wsse:Security is checked by libxmlsec1 (exclusive c14n,
+// RSA-SHA256/384/512 or ECDSA-SHA256, SHA-2 digests). The signature must
+// cover the SOAP Body, the eb:Messaging header and every attachment (cid:
+// references through the Attachment-Content-Signature-Transform, written on
+// top of xmlsec: it is not in it), and its signer must be one of the
+// partner's signing certificates, named by a BinarySecurityToken, by issuer
+// and serial or by subject key identifier. Ids that occur twice (signature
+// wrapping), references that point nowhere or outside this message, DTDs and
+// more references or transforms than the bounds are failures.
+//
+// Encryption (xenc11 RSA-OAEP with MGF1-SHA256, AES-128-GCM attachments) is
+// not handled yet: an EncryptedKey or EncryptedData is EBMS:0102 for now.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/crypto/cms.h"
+
+namespace edihub::crypto::wss {
+
+struct Attachment {
+  std::string content_id;  // without angle brackets
+  std::string_view bytes;  // the part's content, transfer encoding removed
+};
+
+struct Policy {
+  bool require_signature = true;
+  std::vector<Certificate> signers;  // the partner's signing certificates (several during rollover)
+};
+
+struct Limits {
+  size_t max_references = 110;           // Body + eb:Messaging + attachments (100 parts) + a few
+  size_t max_transforms_per_reference = 3;
+};
+
+// A ds:Reference of the received signature, for the Receipt's
+// ebbp:NonRepudiationInformation.
+struct SignedReference {
+  std::string uri;  // "#id" or "cid:..."
+  std::string digest_method, digest_value;
+  std::vector<std::string> transforms;  // Algorithm URIs, in order
+};
+
+struct Checked {
+  bool is_signed = false;  // false: no wsse:Security signature (allowed by the policy)
+  Certificate signer;
+  std::string signature_method;  // the algorithm URI
+  std::vector<SignedReference> references;
+};
+
+// The EBMS error to answer with: EBMS:0101 FailedAuthentication, EBMS:0102
+// FailedDecryption, EBMS:0103 PolicyNoncompliance; detail says what to fix.
+struct Failure {
+  std::string code;
+  std::string detail;
+  explicit operator bool() const { return !code.empty(); }
+};
+
+// Checks the security header of `soap` (the SOAP root part) against `policy`.
+// A message without wsse:Security passes only when no signature is required.
+Failure check(std::string_view soap, const std::vector<Attachment>& attachments, const Policy& policy,
+              Checked* out, const Limits& limits = {});
+
+inline constexpr std::string_view kWsseNs =
+    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
+
+}  // namespace edihub::crypto::wss

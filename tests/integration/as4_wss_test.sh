@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Signed AS4 (WS-Security, eDelivery AS4 profile) on `edihub serve`. The
+# messages are signed by software that is not ours: the JDK's XML Signature
+# (Apache Santuario inside Java 17), driven by tests/interop/as4/WssPeer.java.
+# The partner profile requires a signature. Checked: signer named by
+# BinarySecurityToken, issuer/serial and SKI receipted and booked; a
+# retransmission gets the stored Receipt byte for byte; 20 simultaneous posts
+# book once; and each broken message gets its exact EBMS error: tampered
+# attachment, tampered eb:Messaging, wrong signer, signature wrapping, an
+# algorithm the policy does not allow, parts left unsigned, no signature.
+source "$(dirname "$0")/lib.sh"
+C="$REPO/partners/certs"
+db="$WORK/edihub.db"
+command -v javac >/dev/null || { echo "javac is not installed (tools/setup installs it)"; exit 1; }
+
+# acme's profile, with AS4 signatures required.
+mkdir -p "$WORK/partners" "$WORK/java"
+cp -r "$REPO/partners/certs" "$WORK/partners/"
+sed 's|<security protocol="as4" require-signature="false"|<security protocol="as4" require-signature="true"|' \
+  "$REPO/partners/acme.xml" >"$WORK/partners/acme.xml"
+grep -q 'protocol="as4" require-signature="true"' "$WORK/partners/acme.xml" || fail "could not require AS4 signatures"
+gateway_config "$WORK/edihub.xml" '<listen address="127.0.0.1" port="0"/>'
+sed -i "s|<partners dir=\"[^\"]*\"/>|<partners dir=\"$WORK/partners\"/>|" "$WORK/edihub.xml"
+start_server "$WORK/edihub.xml"
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
+url="http://127.0.0.1:$port/as4"
+
+javac -d "$WORK/java" "$REPO/tests/interop/as4/WssPeer.java" || fail "javac WssPeer"
+openssl pkcs8 -topk8 -nocrypt -outform DER -in "$C/acme.key" -out "$WORK/acme.pk8"
+openssl pkcs8 -topk8 -nocrypt -outform DER -in "$C/edihub.key" -out "$WORK/edihub.pk8"
+
+envelope() {  # envelope ID: an unsigned SOAP envelope with wsu:Ids and an empty wsse:Security
+  cat <<EOF
+<S12:Envelope xmlns:S12="http://www.w3.org/2003/05/soap-envelope" xmlns:eb="http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/" xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd" xmlns:wsu="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd">
+  <S12:Header>
+    <eb:Messaging S12:mustUnderstand="true" wsu:Id="messaging">
+      <eb:UserMessage>
+        <eb:MessageInfo><eb:Timestamp>2026-12-01T10:00:00.000Z</eb:Timestamp><eb:MessageId>wss-$1@acme.example</eb:MessageId></eb:MessageInfo>
+        <eb:PartyInfo>
+          <eb:From><eb:PartyId type="urn:oasis:names:tc:ebcore:partyid-type:unregistered">ACMESUPPLY</eb:PartyId><eb:Role>http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/initiator</eb:Role></eb:From>
+          <eb:To><eb:PartyId type="urn:oasis:names:tc:ebcore:partyid-type:unregistered">EDIHUB</eb:PartyId><eb:Role>http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/responder</eb:Role></eb:To>
+        </eb:PartyInfo>
+        <eb:CollaborationInfo><eb:Service type="urn:edihub:service">edi</eb:Service><eb:Action>deliver</eb:Action><eb:ConversationId>conv-$1</eb:ConversationId></eb:CollaborationInfo>
+        <eb:PayloadInfo><eb:PartInfo href="cid:payload-$1@acme.example"><eb:PartProperties><eb:Property name="MimeType">application/edi-x12</eb:Property></eb:PartProperties></eb:PartInfo></eb:PayloadInfo>
+      </eb:UserMessage>
+    </eb:Messaging>
+    <wsse:Security S12:mustUnderstand="true"></wsse:Security>
+  </S12:Header>
+  <S12:Body wsu:Id="body"/>
+</S12:Envelope>
+EOF
+}
+n=0
+make_signed() {  # make_signed ID KEY CERT [WssPeer options]: $WORK/ID.xml signed, $WORK/ID.edi its payload
+  local id=$1 key=$2 cert=$3
+  shift 3
+  n=$((n + 1))
+  sed -e "s/000000201/$(printf '%09d' $((700 + n)))/g" -e "s/INV-88301/INV-WSS-$id/" \
+    "$REPO/samples/edi/x12-810-004010.edi" >"$WORK/$id.edi"
+  envelope "$id" >"$WORK/$id.unsigned.xml"
+  java -cp "$WORK/java" WssPeer sign "$WORK/$id.unsigned.xml" "$WORK/$id.xml" "$key" "$cert" "$@" \
+    "payload-$id@acme.example=$WORK/$id.edi" || fail "WssPeer sign $id"
+}
+swa_body() {  # swa_body ID [PAYLOAD]: $WORK/ID.body, SwA of $WORK/ID.xml and the payload
+  local id=$1 payload=${2:-$WORK/$1.edi}
+  {
+    printf -- '--b\r\nContent-Type: application/soap+xml; charset=UTF-8\r\nContent-ID: <soap@acme.example>\r\n\r\n'
+    cat "$WORK/$id.xml"
+    printf '\r\n--b\r\nContent-Type: application/edi-x12\r\nContent-ID: <payload-%s@acme.example>\r\n\r\n' "$id"
+    cat "$payload"
+    printf '\r\n--b--\r\n'
+  } >"$WORK/$id.body"
+}
+post_body() {  # post_body ID OUT: posts $WORK/ID.body; prints the HTTP status
+  curl -s -o "$2" -w '%{http_code}' -X POST --data-binary @"$WORK/$1.body" \
+    -H 'Content-Type: multipart/related; boundary="b"; type="application/soap+xml"; start="<soap@acme.example>"' "$url"
+}
+post_signed() {  # post_signed ID OUT [PAYLOAD]: builds and posts; prints the HTTP status
+  swa_body "$1" "${3:-}"
+  post_body "$1" "$2"
+}
+expect_error() {  # expect_error ID CODE DESCRIPTION-START
+  check_eq "$1: status" 500 "$(post_signed "$1" "$WORK/$1.answer" "${4:-}")"
+  grep -q "errorCode=\"$2\" severity=\"failure\"" "$WORK/$1.answer" || fail "$1: $(head -c 700 "$WORK/$1.answer")"
+  grep -q "<eb:Description xml:lang=\"en\">$3" "$WORK/$1.answer" ||
+    fail "$1: description $(grep -o '<eb:Description[^<]*' "$WORK/$1.answer")"
+  check_eq "$1: nothing booked" 0 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-WSS-$1'")"
+}
+receipted() {  # receipted ID: 200, an eb:Receipt for it, its invoice booked once
+  check_eq "$1: status" 200 "$(post_signed "$1" "$WORK/$1.answer")"
+  grep -q "<eb:RefToMessageId>wss-$1@acme.example</eb:RefToMessageId></eb:MessageInfo><eb:Receipt>" "$WORK/$1.answer" ||
+    fail "$1: no Receipt: $(head -c 700 "$WORK/$1.answer")"
+  check_eq "$1: booked" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-WSS-$1'")"
+}
+
+# --- Signed by the partner, its certificate named three ways.
+make_signed bst "$WORK/acme.pk8" "$C/acme.crt"
+grep -q 'Algorithm="http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Content-Signature-Transform"' \
+  "$WORK/bst.xml" || fail "the peer did not sign the attachment"
+receipted bst
+make_signed serial "$WORK/acme.pk8" "$C/acme.crt" --key-ref issuer-serial
+receipted serial
+make_signed ski "$WORK/acme.pk8" "$C/acme.crt" --key-ref ski
+receipted ski
+
+# Retransmission: the stored Receipt, byte for byte, nothing booked again.
+check_eq "bst again: status" 200 "$(post_signed bst "$WORK/bst.again")"
+cmp -s "$WORK/bst.answer" "$WORK/bst.again" || fail "the retransmitted Receipt differs"
+check_eq "bst again: booked once" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-WSS-bst'")"
+
+# 20 simultaneous posts of one signed message: one booking, identical Receipts.
+make_signed burst "$WORK/acme.pk8" "$C/acme.crt"
+swa_body burst
+pids=()
+for i in $(seq 1 20); do
+  post_body burst "$WORK/burst.$i" >"$WORK/burst.$i.status" &
+  pids+=($!)
+done
+wait "${pids[@]}"
+check_eq "burst: booked once" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-WSS-burst'")"
+check_eq "burst: all 200" 20 "$(for f in "$WORK"/burst.*.status; do cat "$f"; echo; done | grep -c '^200$')"
+check_eq "burst: identical Receipts" 1 "$(md5sum "$WORK"/burst.{1..20} | cut -d' ' -f1 | sort -u | wc -l)"
+grep -q '<eb:Receipt>' "$WORK/burst.1" || fail "burst: $(head -c 300 "$WORK/burst.1")"
+
+# --- Broken messages.
+make_signed tampered-payload "$WORK/acme.pk8" "$C/acme.crt"
+sed 's/INV-WSS-tampered-payload/INV-WSS-tampered-payloaX/' "$WORK/tampered-payload.edi" >"$WORK/tampered-payload.changed"
+expect_error tampered-payload EBMS:0101 \
+  "the digest of 'cid:payload-tampered-payload@acme.example' does not match: that part changed after it was signed" \
+  "$WORK/tampered-payload.changed"
+make_signed tampered-messaging "$WORK/acme.pk8" "$C/acme.crt"
+sed -i 's/conv-tampered-messaging/conv-changed/' "$WORK/tampered-messaging.xml"
+expect_error tampered-messaging EBMS:0101 "the digest of '#messaging' does not match"
+make_signed wrong-signer "$WORK/edihub.pk8" "$C/edihub.crt"
+expect_error wrong-signer EBMS:0101 "signed by a certificate this partner does not list (BinarySecurityToken"
+make_signed wrapping "$WORK/acme.pk8" "$C/acme.crt"
+sed -i 's|<S12:Header>|&<x:Wrapper xmlns:x="urn:example:wrapper" wsu:Id="messaging"/>|' "$WORK/wrapping.xml"
+expect_error wrapping EBMS:0101 "the Id 'messaging' occurs twice (signature wrapping)"
+make_signed sha1 "$WORK/acme.pk8" "$C/acme.crt" --sig-alg rsa-sha1
+expect_error sha1 EBMS:0103 \
+  "signature algorithm 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' is not allowed by the policy"
+make_signed unsigned-messaging "$WORK/acme.pk8" "$C/acme.crt" --skip messaging
+expect_error unsigned-messaging EBMS:0103 "the signature does not cover the eb:Messaging header"
+make_signed unsigned-attachment "$WORK/acme.pk8" "$C/acme.crt" --skip attachments
+expect_error unsigned-attachment EBMS:0103 \
+  "the signature does not cover the attachment cid:payload-unsigned-attachment@acme.example"
+n=$((n + 1))
+sed -e "s/000000201/$(printf '%09d' $((700 + n)))/g" -e "s/INV-88301/INV-WSS-unsigned/" \
+  "$REPO/samples/edi/x12-810-004010.edi" >"$WORK/unsigned.edi"
+envelope unsigned | sed 's|<wsse:Security S12:mustUnderstand="true"></wsse:Security>||' >"$WORK/unsigned.xml"
+expect_error unsigned EBMS:0103 "the partner profile requires a signed message; there is no wsse:Security header"
+finish

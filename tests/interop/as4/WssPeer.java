@@ -1,0 +1,227 @@
+// An AS4 sending partner's WS-Security, independent of edihub: the JDK's own
+// XML Signature implementation (javax.xml.crypto.dsig, from Apache
+// Santuario) signs a SOAP envelope as the eDelivery AS4 profile asks:
+// exclusive c14n, RSA-SHA256, SHA-256 digests, references to the SOAP Body,
+// the eb:Messaging header and every attachment (cid:, with the SwA profile's
+// Attachment-Content-Signature-Transform), the signer's certificate as a
+// BinarySecurityToken (or by issuer/serial, or by SKI) in wsse:Security.
+//
+//   java WssPeer.java sign IN.xml OUT.xml KEY.pk8 CERT.pem [options] [CID=FILE ...]
+//     --sig-alg rsa-sha256|rsa-sha1   (default rsa-sha256)
+//     --key-ref bst|issuer-serial|ski (default bst)
+//     --skip messaging|body|attachments   leave that part unsigned (a broken message)
+//
+// IN.xml: a SOAP 1.2 envelope whose S12:Body and eb:Messaging carry wsu:Id and
+// whose S12:Header holds an empty wsse:Security. KEY.pk8: PKCS#8 DER.
+// The attachments are given as CID=FILE: the octets the partner sends.
+import java.io.ByteArrayInputStream;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.Provider;
+import java.security.Security;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.security.spec.AlgorithmParameterSpec;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.crypto.Data;
+import javax.xml.crypto.OctetStreamData;
+import javax.xml.crypto.URIDereferencer;
+import javax.xml.crypto.XMLCryptoContext;
+import javax.xml.crypto.XMLStructure;
+import javax.xml.crypto.dom.DOMStructure;
+import javax.xml.crypto.dsig.CanonicalizationMethod;
+import javax.xml.crypto.dsig.DigestMethod;
+import javax.xml.crypto.dsig.Reference;
+import javax.xml.crypto.dsig.SignatureMethod;
+import javax.xml.crypto.dsig.SignedInfo;
+import javax.xml.crypto.dsig.Transform;
+import javax.xml.crypto.dsig.TransformException;
+import javax.xml.crypto.dsig.TransformService;
+import javax.xml.crypto.dsig.XMLSignature;
+import javax.xml.crypto.dsig.XMLSignatureFactory;
+import javax.xml.crypto.dsig.dom.DOMSignContext;
+import javax.xml.crypto.dsig.keyinfo.KeyInfo;
+import javax.xml.crypto.dsig.keyinfo.KeyInfoFactory;
+import javax.xml.crypto.dsig.spec.C14NMethodParameterSpec;
+import javax.xml.crypto.dsig.spec.TransformParameterSpec;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.transform.TransformerFactory;
+import javax.xml.transform.dom.DOMSource;
+import javax.xml.transform.stream.StreamResult;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+public class WssPeer {
+  static final String WSSE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
+  static final String WSU = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
+  static final String TOKEN = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0";
+  static final String BASE64 = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary";
+  static final String SWA_CONTENT =
+      "http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Content-Signature-Transform";
+  static final String EB = "http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/";
+  static final String SOAP12 = "http://www.w3.org/2003/05/soap-envelope";
+  static final String DS = "http://www.w3.org/2000/09/xmldsig#";
+
+  // The SwA Attachment-Content-Signature-Transform for binary content: the
+  // attachment's octets as they are.
+  public static final class SwaContentTransform extends TransformService {
+    public void init(TransformParameterSpec params) {}
+    public void init(XMLStructure parent, XMLCryptoContext context) {}
+    public void marshalParams(XMLStructure parent, XMLCryptoContext context) {}
+    public AlgorithmParameterSpec getParameterSpec() { return null; }
+    public boolean isFeatureSupported(String feature) { return false; }
+    public Data transform(Data data, XMLCryptoContext context) { return data; }
+    public Data transform(Data data, XMLCryptoContext context, OutputStream os) throws TransformException {
+      try {
+        ((OctetStreamData) data).getOctetStream().transferTo(os);
+        return null;
+      } catch (Exception e) {
+        throw new TransformException(e);
+      }
+    }
+  }
+
+  static final class SwaProvider extends Provider {
+    SwaProvider() {
+      super("EdihubTestSwA", "1.0", "SwA attachment transform for tests");
+      putService(new Provider.Service(this, "TransformService", SWA_CONTENT, SwaContentTransform.class.getName(),
+                                      null, Map.of("MechanismType", "DOM")));
+    }
+  }
+
+  static Element child(Element parent, String ns, String local) {
+    NodeList l = parent.getElementsByTagNameNS(ns, local);
+    if (l.getLength() == 0) throw new IllegalArgumentException("no " + local + " in the envelope");
+    return (Element) l.item(0);
+  }
+
+  static String hex(BigInteger b) { return b.toString(); }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 5 || !args[0].equals("sign")) {
+      System.err.println("usage: java WssPeer.java sign IN.xml OUT.xml KEY.pk8 CERT.pem [options] [CID=FILE ...]");
+      System.exit(2);
+    }
+    String sigAlg = "rsa-sha256", keyRef = "bst", skip = "";
+    Map<String, byte[]> attachments = new HashMap<>();
+    List<String> order = new ArrayList<>();
+    for (int i = 5; i < args.length; ++i) {
+      switch (args[i]) {
+        case "--sig-alg": sigAlg = args[++i]; break;
+        case "--key-ref": keyRef = args[++i]; break;
+        case "--skip": skip = args[++i]; break;
+        default:
+          int eq = args[i].indexOf('=');
+          String cid = args[i].substring(0, eq);
+          attachments.put(cid, Files.readAllBytes(Path.of(args[i].substring(eq + 1))));
+          order.add(cid);
+      }
+    }
+    Security.addProvider(new SwaProvider());
+    PrivateKey key = KeyFactory.getInstance("RSA").generatePrivate(
+        new PKCS8EncodedKeySpec(Files.readAllBytes(Path.of(args[3]))));
+    X509Certificate cert = (X509Certificate) CertificateFactory.getInstance("X.509")
+        .generateCertificate(new ByteArrayInputStream(Files.readAllBytes(Path.of(args[4]))));
+
+    DocumentBuilderFactory dbf = DocumentBuilderFactory.newInstance();
+    dbf.setNamespaceAware(true);
+    Document doc = dbf.newDocumentBuilder().parse(Path.of(args[1]).toFile());
+    Element envelope = doc.getDocumentElement();
+    Element body = child(envelope, SOAP12, "Body");
+    Element messaging = child(envelope, EB, "Messaging");
+    Element security = child(envelope, WSSE, "Security");
+
+    XMLSignatureFactory fac = XMLSignatureFactory.getInstance("DOM");
+    DigestMethod sha256 = fac.newDigestMethod(DigestMethod.SHA256, null);
+    List<Transform> c14n = List.of(fac.newTransform(CanonicalizationMethod.EXCLUSIVE, (TransformParameterSpec) null));
+    List<Reference> refs = new ArrayList<>();
+    if (!skip.equals("body")) refs.add(fac.newReference("#" + body.getAttributeNS(WSU, "Id"), sha256, c14n, null, null));
+    if (!skip.equals("messaging"))
+      refs.add(fac.newReference("#" + messaging.getAttributeNS(WSU, "Id"), sha256, c14n, null, null));
+    if (!skip.equals("attachments"))
+      for (String cid : order)
+        refs.add(fac.newReference("cid:" + cid, sha256,
+                                  List.of(fac.newTransform(SWA_CONTENT, (TransformParameterSpec) null)), null, null));
+    String method = sigAlg.equals("rsa-sha1") ? SignatureMethod.RSA_SHA1 : SignatureMethod.RSA_SHA256;
+    SignedInfo si = fac.newSignedInfo(
+        fac.newCanonicalizationMethod(CanonicalizationMethod.EXCLUSIVE, (C14NMethodParameterSpec) null),
+        fac.newSignatureMethod(method, null), refs);
+
+    // The key reference, in a wsse:SecurityTokenReference.
+    Element str = doc.createElementNS(WSSE, "wsse:SecurityTokenReference");
+    switch (keyRef) {
+      case "bst": {
+        Element bst = doc.createElementNS(WSSE, "wsse:BinarySecurityToken");
+        bst.setAttribute("EncodingType", BASE64);
+        bst.setAttribute("ValueType", TOKEN + "#X509v3");
+        bst.setAttributeNS(WSU, "wsu:Id", "X509-signer");
+        bst.setTextContent(Base64.getEncoder().encodeToString(cert.getEncoded()));
+        security.appendChild(bst);
+        Element ref = doc.createElementNS(WSSE, "wsse:Reference");
+        ref.setAttribute("URI", "#X509-signer");
+        ref.setAttribute("ValueType", TOKEN + "#X509v3");
+        str.appendChild(ref);
+        break;
+      }
+      case "issuer-serial": {
+        Element data = doc.createElementNS(DS, "ds:X509Data");
+        Element is = doc.createElementNS(DS, "ds:X509IssuerSerial");
+        Element name = doc.createElementNS(DS, "ds:X509IssuerName");
+        name.setTextContent(cert.getIssuerX500Principal().getName());
+        Element serial = doc.createElementNS(DS, "ds:X509SerialNumber");
+        serial.setTextContent(hex(cert.getSerialNumber()));
+        is.appendChild(name);
+        is.appendChild(serial);
+        data.appendChild(is);
+        str.appendChild(data);
+        break;
+      }
+      case "ski": {
+        byte[] ext = cert.getExtensionValue("2.5.29.14");  // OCTET STRING { OCTET STRING ski }
+        byte[] ski = java.util.Arrays.copyOfRange(ext, 4, ext.length);
+        Element ki = doc.createElementNS(WSSE, "wsse:KeyIdentifier");
+        ki.setAttribute("EncodingType", BASE64);
+        ki.setAttribute("ValueType", TOKEN + "#X509SubjectKeyIdentifier");
+        ki.setTextContent(Base64.getEncoder().encodeToString(ski));
+        str.appendChild(ki);
+        break;
+      }
+      default: throw new IllegalArgumentException("--key-ref " + keyRef);
+    }
+    KeyInfoFactory kif = fac.getKeyInfoFactory();
+    KeyInfo ki = kif.newKeyInfo(List.of(new DOMStructure(str)));
+
+    DOMSignContext ctx = new DOMSignContext(key, security);
+    ctx.setDefaultNamespacePrefix("ds");
+    ctx.setIdAttributeNS(body, WSU, "Id");
+    ctx.setIdAttributeNS(messaging, WSU, "Id");
+    URIDereferencer standard = fac.getURIDereferencer();
+    ctx.setURIDereferencer((uriRef, c) -> {
+      String uri = uriRef.getURI();
+      if (uri.startsWith("cid:")) {
+        byte[] bytes = attachments.get(uri.substring(4));
+        if (bytes == null) throw new javax.xml.crypto.URIReferenceException("no attachment " + uri);
+        return new OctetStreamData(new ByteArrayInputStream(bytes), uri, null);
+      }
+      return standard.dereference(uriRef, c);
+    });
+    XMLSignature signature = fac.newXMLSignature(si, ki);
+    signature.sign(ctx);
+
+    try (OutputStream out = Files.newOutputStream(Path.of(args[2]))) {
+      javax.xml.transform.Transformer t = TransformerFactory.newInstance().newTransformer();
+      t.setOutputProperty(javax.xml.transform.OutputKeys.OMIT_XML_DECLARATION, "yes");
+      t.transform(new DOMSource(doc), new StreamResult(out));
+    }
+  }
+}
