@@ -1,0 +1,119 @@
+// The WS-Security check (crypto/ws_security.h) on envelopes signed by the
+// JDK's XML Signature (tests/interop/as4/WssPeer.java; the files are the fuzz
+// seeds tests/fuzz/seeds/as4-wss-*.xml): what passes, and the exact EBMS
+// error of what does not.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "src/crypto/ws_security.h"
+
+using namespace edihub;
+using crypto::wss::Attachment;
+using crypto::wss::Checked;
+using crypto::wss::Failure;
+using crypto::wss::Policy;
+
+namespace {
+
+std::string read(const std::string& relative) {
+  std::ifstream in(std::string(EDIHUB_SOURCE_DIR) + "/" + relative, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Policy acme() {
+  Policy p;
+  p.signers.push_back(crypto::Certificate::load_pem_file(std::string(EDIHUB_SOURCE_DIR) + "/partners/certs/acme.crt")
+                          .value());
+  return p;
+}
+
+const std::string kPayload = "ISA*00*          *00*          *ZZ*ACMESUPPLY~";  // what the seeds signed
+
+Failure check(const std::string& soap, const std::string& payload = kPayload, const Policy& policy = acme(),
+              Checked* out = nullptr) {
+  Checked ignored;
+  return crypto::wss::check(soap, {Attachment{"payload-1@acme.example", payload}}, policy, out ? out : &ignored);
+}
+
+}  // namespace
+
+TEST_CASE("WS-Security: signed by the partner, its certificate named by BST, SKI or issuer/serial") {
+  for (const char* file : {"as4-wss-signed.xml", "as4-wss-signed-ski.xml", "as4-wss-signed-issuer-serial.xml"}) {
+    CAPTURE(file);
+    Checked c;
+    Failure f = check(read(std::string("tests/fuzz/seeds/") + file), kPayload, acme(), &c);
+    CHECK_MESSAGE(!f, std::string(f.code + " " + f.detail));
+    CHECK(c.is_signed);
+    CHECK(c.signature_method == "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256");
+    REQUIRE(c.references.size() == 3);
+    CHECK(c.references[0].uri == "#body");
+    CHECK(c.references[1].uri == "#messaging");
+    CHECK(c.references[2].uri == "cid:payload-1@acme.example");
+    CHECK(c.references[2].transforms ==
+          std::vector<std::string>{
+              "http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Content-Signature-Transform"});
+    CHECK(c.references[2].digest_method == "http://www.w3.org/2001/04/xmlenc#sha256");
+  }
+}
+
+TEST_CASE("WS-Security: what fails, with its EBMS code and words") {
+  const std::string signed_ = read("tests/fuzz/seeds/as4-wss-signed.xml");
+  Failure f = check(signed_, kPayload + "X");
+  CHECK(f.code == "EBMS:0101");
+  CHECK(f.detail == "the digest of 'cid:payload-1@acme.example' does not match: that part changed after it was signed");
+
+  f = check(signed_, kPayload, Policy{});
+  CHECK(f.code == "EBMS:0101");
+  CHECK(f.detail.rfind("signed by a certificate this partner does not list (BinarySecurityToken CN=ACMESUPPLY", 0) == 0);
+
+  std::string changed = signed_;
+  changed.replace(changed.find("<eb:ConversationId>c1<"), 22, "<eb:ConversationId>c2<");
+  f = check(changed);
+  CHECK(f.code == "EBMS:0101");
+  CHECK(f.detail == "the digest of '#messaging' does not match: that part changed after it was signed");
+
+  std::string value = signed_;
+  const size_t at = value.find("<ds:SignatureValue>") + 19;
+  value[at] = value[at] == 'A' ? 'B' : 'A';
+  f = check(value);
+  CHECK(f.code == "EBMS:0101");
+
+  f = check("<!DOCTYPE x [<!ENTITY a 'b'>]>" + signed_);
+  CHECK(f.code == "EBMS:0009");
+
+  std::string no_attachment = signed_;
+  Checked none;
+  f = crypto::wss::check(no_attachment, {}, acme(), &none);
+  CHECK(f.code == "EBMS:0101");
+  CHECK(f.detail == "reference 'cid:payload-1@acme.example' points to no attachment of this message");
+
+  std::string wrapped = signed_;
+  wrapped.insert(wrapped.find("<S12:Body"), "<S12:Wrapper xmlns:x=\"urn:x\" wsu:Id=\"body\"/>");
+  f = check(wrapped);
+  CHECK(f.code == "EBMS:0101");
+  CHECK(f.detail == "the Id 'body' occurs twice (signature wrapping)");
+
+  std::string encrypted = signed_;
+  encrypted.insert(encrypted.find("<ds:Signature"),
+                   "<xenc:EncryptedKey xmlns:xenc=\"http://www.w3.org/2001/04/xmlenc#\" Id=\"ek\"/>");
+  f = check(encrypted);
+  CHECK(f.code == "EBMS:0102");
+}
+
+TEST_CASE("WS-Security: unsigned messages pass only where the policy allows them") {
+  const std::string unsigned_ = read("samples/as4/swa-856.as4");
+  const std::string soap = unsigned_.substr(unsigned_.find("<?xml"), unsigned_.find("</S12:Envelope>") + 15 -
+                                                                         unsigned_.find("<?xml"));
+  Failure f = check(soap);
+  CHECK(f.code == "EBMS:0103");
+  CHECK(f.detail == "the partner profile requires a signed message; there is no wsse:Security header");
+  Policy lenient = acme();
+  lenient.require_signature = false;
+  Checked c;
+  CHECK(!check(soap, kPayload, lenient, &c));
+  CHECK(!c.is_signed);
+}
