@@ -61,7 +61,7 @@ p1=$(pg_free_port); p2=$(pg_free_port); lb=$(pg_free_port)
 start_node 1 "$p1"
 start_node 2 "$p2"
 sed -e "s/127.0.0.1:8000/127.0.0.1:$lb/" -e "s/127.0.0.1:8081/127.0.0.1:$p1/" -e "s/127.0.0.1:8082/127.0.0.1:$p2/" \
-  -e 's/inter 1s fall 2 rise 2/inter 200ms fall 1 rise 1/' "$REPO/tools/haproxy/edihub.cfg" >"$WORK/haproxy.cfg"
+  -e 's/inter 1s fall 2 rise 2/inter 200ms fall 3 rise 1/' "$REPO/tools/haproxy/edihub.cfg" >"$WORK/haproxy.cfg"
 haproxy -db -f "$WORK/haproxy.cfg" >"$WORK/haproxy.out" 2>&1 &
 haproxy_pid=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$lb/healthz" >/dev/null && break; sleep 0.05; done
