@@ -180,6 +180,27 @@ std::string build_receipt(const SignalInfo& info, const UserMessage& received) {
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + xml::print(doc);
 }
 
+std::string build_nr_receipt(const SignalInfo& info, const std::vector<SignedReference>& references) {
+  constexpr const char* kEbbp = "http://docs.oasis-open.org/ebxml-bp/ebbp-signals-2.0";
+  constexpr const char* kDs = "http://www.w3.org/2000/09/xmldsig#";
+  pugi::xml_document doc;
+  pugi::xml_node signal = signal_envelope(&doc, info);
+  pugi::xml_node nri = signal.append_child("eb:Receipt").append_child("ebbp:NonRepudiationInformation");
+  nri.append_attribute("xmlns:ebbp") = kEbbp;
+  nri.append_attribute("xmlns:ds") = kDs;
+  for (const SignedReference& r : references) {
+    pugi::xml_node ref = nri.append_child("ebbp:MessagePartNRInformation").append_child("ds:Reference");
+    ref.append_attribute("URI") = r.uri.c_str();
+    if (!r.transforms.empty()) {
+      pugi::xml_node transforms = ref.append_child("ds:Transforms");
+      for (const std::string& t : r.transforms) transforms.append_child("ds:Transform").append_attribute("Algorithm") = t.c_str();
+    }
+    ref.append_child("ds:DigestMethod").append_attribute("Algorithm") = r.digest_method.c_str();
+    ref.append_child("ds:DigestValue").text() = r.digest_value.c_str();
+  }
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + xml::print(doc);
+}
+
 std::string build_error(const SignalInfo& info, const Error& error) {
   pugi::xml_document doc;
   pugi::xml_node signal = signal_envelope(&doc, info);

@@ -76,6 +76,17 @@ struct SignalInfo {
 };
 // eb:Receipt with a copy of the received UserMessage (the AS4 unsigned form).
 std::string build_receipt(const SignalInfo& info, const UserMessage& received);
+
+// A ds:Reference of a received signature (crypto/ws_security.h reads them).
+struct SignedReference {
+  std::string uri;  // "#id" or "cid:..."
+  std::string digest_method, digest_value;
+  std::vector<std::string> transforms;  // Algorithm URIs, in order
+};
+// eb:Receipt with ebbp:NonRepudiationInformation: one MessagePartNRInformation
+// holding a copy of each ds:Reference of the received signature (the AS4
+// signed form; crypto::wss::sign_envelope signs it).
+std::string build_nr_receipt(const SignalInfo& info, const std::vector<SignedReference>& references);
 // eb:Error with errorCode, severity, category, shortDescription and Description.
 std::string build_error(const SignalInfo& info, const Error& error);
 // A SOAP 1.2 MustUnderstand fault naming the header blocks not processed

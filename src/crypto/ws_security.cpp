@@ -5,12 +5,15 @@
 #include <libxml/uri.h>
 #include <libxml/valid.h>
 #include <openssl/bn.h>
+#include <openssl/evp.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 #include <xmlsec/crypto.h>
 #include <xmlsec/errors.h>
 #include <xmlsec/io.h>
 #include <xmlsec/keys.h>
+#include <xmlsec/openssl/evp.h>
+#include <xmlsec/templates.h>
 #include <xmlsec/transforms.h>
 #include <xmlsec/xmldsig.h>
 #include <xmlsec/xmlsec.h>
@@ -361,7 +364,7 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   bool body_signed = false, messaging_signed = false;
   std::set<std::string> cids;
   for (xmlNode* ref : refs) {
-    SignedReference sr;
+    as4::SignedReference sr;
     sr.uri = attr(ref, "URI");
     sr.digest_method = attr(child(ref, kDs, "DigestMethod"), "Algorithm");
     sr.digest_value = text(child(ref, kDs, "DigestValue"));
@@ -441,6 +444,78 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   out->signer = signer;
   out->signature_method = method;
   return {};
+}
+
+Result<std::string> sign_envelope(std::string_view soap, const Identity& identity) {
+  if (!xmlsec_ready()) return Status::unavailable("the XML security library did not start");
+  Doc doc(xmlReadMemory(soap.data(), static_cast<int>(soap.size()), "signal.xml", nullptr,
+                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
+          xmlFreeDoc);
+  xmlNode* envelope = doc ? xmlDocGetRootElement(doc.get()) : nullptr;
+  xmlNode* header = child(envelope, kSoap12, "Header");
+  xmlNode* messaging = child(header, kEbms, "Messaging");
+  xmlNode* body = child(envelope, kSoap12, "Body");
+  if (messaging == nullptr || body == nullptr)
+    return Status::invalid("sign: not a SOAP 1.2 envelope with eb:Messaging and a Body");
+  const std::string wsse_ns(kWsseNs);
+  xmlNs* wsu = xmlNewNs(envelope, BAD_CAST kWsu, BAD_CAST "wsu");
+  xmlNs* wsse = xmlNewNs(envelope, BAD_CAST wsse_ns.c_str(), BAD_CAST "wsse");
+  xmlNs* soap_ns = xmlSearchNsByHref(doc.get(), envelope, BAD_CAST kSoap12);
+  xmlSetNsProp(messaging, wsu, BAD_CAST "Id", BAD_CAST "_edihub-messaging");
+  xmlSetNsProp(body, wsu, BAD_CAST "Id", BAD_CAST "_edihub-body");
+
+  // wsse:Security first in the header: our certificate, then the signature.
+  xmlNode* security = xmlNewDocNode(doc.get(), wsse, BAD_CAST "Security", nullptr);
+  xmlSetNsProp(security, soap_ns, BAD_CAST "mustUnderstand", BAD_CAST "true");
+  xmlAddPrevSibling(messaging, security);
+  unsigned char* der = nullptr;
+  const int der_len = i2d_X509(identity.certificate.get(), &der);
+  if (der_len <= 0) return Status::invalid("sign: our certificate cannot be encoded");
+  std::string b64(static_cast<size_t>(4 * ((der_len + 2) / 3)), '\0');
+  EVP_EncodeBlock(reinterpret_cast<unsigned char*>(b64.data()), der, der_len);
+  OPENSSL_free(der);
+  xmlNode* token = xmlNewChild(security, wsse, BAD_CAST "BinarySecurityToken", BAD_CAST b64.c_str());
+  xmlSetProp(token, BAD_CAST "EncodingType",
+             BAD_CAST "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary");
+  xmlSetProp(token, BAD_CAST "ValueType",
+             BAD_CAST "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3");
+  xmlSetNsProp(token, wsu, BAD_CAST "Id", BAD_CAST "_edihub-token");
+  if (std::string e = register_ids(doc.get()); !e.empty()) return Status::invalid("sign: " + e);
+
+  xmlNode* signature = xmlSecTmplSignatureCreateNsPref(doc.get(), xmlSecTransformExclC14NId,
+                                                       xmlSecTransformRsaSha256Id, nullptr, BAD_CAST "ds");
+  if (signature == nullptr) return Status::invalid("sign: no signature template");
+  xmlAddChild(security, signature);
+  for (const char* uri : {"#_edihub-messaging", "#_edihub-body"}) {
+    xmlNode* ref = xmlSecTmplSignatureAddReference(signature, xmlSecTransformSha256Id, nullptr, BAD_CAST uri, nullptr);
+    if (ref == nullptr || xmlSecTmplReferenceAddTransform(ref, xmlSecTransformExclC14NId) == nullptr)
+      return Status::invalid("sign: no reference template");
+  }
+  xmlNode* key_info = xmlSecTmplSignatureEnsureKeyInfo(signature, nullptr);
+  xmlNode* str = xmlNewChild(key_info, wsse, BAD_CAST "SecurityTokenReference", nullptr);
+  xmlNode* str_ref = xmlNewChild(str, wsse, BAD_CAST "Reference", nullptr);
+  xmlSetProp(str_ref, BAD_CAST "URI", BAD_CAST "#_edihub-token");
+  xmlSetProp(str_ref, BAD_CAST "ValueType",
+             BAD_CAST "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3");
+
+  std::unique_ptr<xmlSecDSigCtx, DSigCtxFree> ctx(xmlSecDSigCtxCreate(nullptr));
+  if (!ctx) return Status::invalid("sign: no signature context");
+  EVP_PKEY_up_ref(identity.key.get());
+  xmlSecKeyDataPtr data = xmlSecOpenSSLEvpKeyAdopt(identity.key.get());
+  if (data == nullptr) EVP_PKEY_free(identity.key.get());  // the reference taken for it
+  ctx->signKey = data != nullptr ? xmlSecKeyCreate() : nullptr;
+  if (ctx->signKey == nullptr || xmlSecKeySetValue(ctx->signKey, data) < 0) {
+    if (data != nullptr) xmlSecKeyDataDestroy(data);
+    return Status::invalid("sign: our private key cannot be used");
+  }
+  t_xmlsec_error.clear();
+  if (xmlSecDSigCtxSign(ctx.get(), signature) < 0) return Status::invalid("sign: " + t_xmlsec_error);
+  xmlChar* out = nullptr;
+  int size = 0;
+  xmlDocDumpMemoryEnc(doc.get(), &out, &size, "UTF-8");
+  std::string signed_xml(reinterpret_cast<const char*>(out), static_cast<size_t>(size));
+  xmlFree(out);
+  return signed_xml;
 }
 
 }  // namespace edihub::crypto::wss

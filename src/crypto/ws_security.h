@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "parsers/as4/user_message.h"
+#include "src/common/status.h"
 #include "src/crypto/cms.h"
 
 namespace edihub::crypto::wss {
@@ -37,19 +39,11 @@ struct Limits {
   size_t max_transforms_per_reference = 3;
 };
 
-// A ds:Reference of the received signature, for the Receipt's
-// ebbp:NonRepudiationInformation.
-struct SignedReference {
-  std::string uri;  // "#id" or "cid:..."
-  std::string digest_method, digest_value;
-  std::vector<std::string> transforms;  // Algorithm URIs, in order
-};
-
 struct Checked {
   bool is_signed = false;  // false: no wsse:Security signature (allowed by the policy)
   Certificate signer;
   std::string signature_method;  // the algorithm URI
-  std::vector<SignedReference> references;
+  std::vector<as4::SignedReference> references;  // for the Receipt's NonRepudiationInformation
 };
 
 // The EBMS error to answer with: EBMS:0101 FailedAuthentication, EBMS:0102
@@ -64,6 +58,12 @@ struct Failure {
 // A message without wsse:Security passes only when no signature is required.
 Failure check(std::string_view soap, const std::vector<Attachment>& attachments, const Policy& policy,
               Checked* out, const Limits& limits = {});
+
+// Signs a SOAP 1.2 signal envelope (a Receipt or Error as parsers/as4 builds
+// them) as the eDelivery profile asks: wsu:Ids on eb:Messaging and the Body,
+// a wsse:Security header holding our certificate as a BinarySecurityToken and
+// an RSA-SHA256, exclusive-c14n, SHA-256 signature over both.
+Result<std::string> sign_envelope(std::string_view soap, const Identity& identity);
 
 inline constexpr std::string_view kWsseNs =
     "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";

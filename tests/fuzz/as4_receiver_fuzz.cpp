@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Budget shared(8u << 20);
   context.unwrap_budget = &shared;
   context.max_message_bytes = 4u << 20;
-  as4::Settings settings{"EDIHUB", "", &partners(), {}};
+  as4::Settings settings{"EDIHUB", "", &partners(), {}, {}};
   {
     receivers::Message m(request, context);
     as4::As4Protocol protocol(settings);

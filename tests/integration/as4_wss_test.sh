@@ -61,12 +61,13 @@ make_signed() {  # make_signed ID KEY CERT [WssPeer options]: $WORK/ID.xml signe
   java -cp "$WORK/java" WssPeer sign "$WORK/$id.unsigned.xml" "$WORK/$id.xml" "$key" "$cert" "$@" \
     "payload-$id@acme.example=$WORK/$id.edi" || fail "WssPeer sign $id"
 }
-swa_body() {  # swa_body ID [PAYLOAD]: $WORK/ID.body, SwA of $WORK/ID.xml and the payload
-  local id=$1 payload=${2:-$WORK/$1.edi}
+swa_body() {  # swa_body ID [PAYLOAD]: $WORK/ID.body, SwA of $WORK/ID.xml and the payload its PartInfo names
+  local id=$1 payload=${2:-$WORK/$1.edi} cid
+  cid=$(grep -o 'href="cid:[^"]*"' "$WORK/$id.xml" | head -1 | sed -e 's/^href="cid://' -e 's/"$//')
   {
     printf -- '--b\r\nContent-Type: application/soap+xml; charset=UTF-8\r\nContent-ID: <soap@acme.example>\r\n\r\n'
     cat "$WORK/$id.xml"
-    printf '\r\n--b\r\nContent-Type: application/edi-x12\r\nContent-ID: <payload-%s@acme.example>\r\n\r\n' "$id"
+    printf '\r\n--b\r\nContent-Type: application/edi-x12\r\nContent-ID: <%s>\r\n\r\n' "$cid"
     cat "$payload"
     printf '\r\n--b--\r\n'
   } >"$WORK/$id.body"
@@ -86,10 +87,12 @@ expect_error() {  # expect_error ID CODE DESCRIPTION-START
     fail "$1: description $(grep -o '<eb:Description[^<]*' "$WORK/$1.answer")"
   check_eq "$1: nothing booked" 0 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-WSS-$1'")"
 }
-receipted() {  # receipted ID: 200, an eb:Receipt for it, its invoice booked once
+receipted() {  # receipted ID: 200, a signed eb:Receipt for it that the JDK verifies, its invoice booked once
   check_eq "$1: status" 200 "$(post_signed "$1" "$WORK/$1.answer")"
-  grep -q "<eb:RefToMessageId>wss-$1@acme.example</eb:RefToMessageId></eb:MessageInfo><eb:Receipt>" "$WORK/$1.answer" ||
-    fail "$1: no Receipt: $(head -c 700 "$WORK/$1.answer")"
+  grep -q "<eb:RefToMessageId>wss-$1@acme.example</eb:RefToMessageId></eb:MessageInfo><eb:Receipt><ebbp:NonRepudiationInformation" \
+    "$WORK/$1.answer" || fail "$1: no signed Receipt: $(head -c 700 "$WORK/$1.answer")"
+  java -cp "$WORK/java" WssPeer verify "$WORK/$1.answer" "$C/edihub.crt" "$WORK/$1.xml" >"$WORK/$1.verified" ||
+    fail "$1: the JDK does not accept our Receipt"
   check_eq "$1: booked" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-WSS-$1'")"
 }
 
@@ -102,6 +105,11 @@ make_signed serial "$WORK/acme.pk8" "$C/acme.crt" --key-ref issuer-serial
 receipted serial
 make_signed ski "$WORK/acme.pk8" "$C/acme.crt" --key-ref ski
 receipted ski
+
+# xmlsec1, a third implementation, verifies our Receipt's signature too.
+xmlsec1 --verify --pubkey-cert-pem "$C/edihub.crt" --enabled-key-data x509 --id-attr:Id Messaging \
+  --id-attr:Id Body "$WORK/bst.answer" >"$WORK/xmlsec1.out" 2>&1 || fail "xmlsec1 --verify: $(cat "$WORK/xmlsec1.out")"
+grep -q "^OK" "$WORK/xmlsec1.out" || fail "xmlsec1: $(cat "$WORK/xmlsec1.out")"
 
 # Retransmission: the stored Receipt, byte for byte, nothing booked again.
 check_eq "bst again: status" 200 "$(post_signed bst "$WORK/bst.again")"
@@ -121,6 +129,18 @@ check_eq "burst: booked once" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHER
 check_eq "burst: all 200" 20 "$(for f in "$WORK"/burst.*.status; do cat "$f"; echo; done | grep -c '^200$')"
 check_eq "burst: identical Receipts" 1 "$(md5sum "$WORK"/burst.{1..20} | cut -d' ' -f1 | sort -u | wc -l)"
 grep -q '<eb:Receipt>' "$WORK/burst.1" || fail "burst: $(head -c 300 "$WORK/burst.1")"
+
+# The same MessageId, signed, with other content: EBMS:0004, nothing booked, and
+# the error is signed (its sender was authenticated) and verifies in the JDK.
+sed 's/INV-WSS-bst/INV-WSS-other/' "$WORK/bst.edi" >"$WORK/other.edi"
+java -cp "$WORK/java" WssPeer sign "$WORK/bst.unsigned.xml" "$WORK/conflict.xml" "$WORK/acme.pk8" "$C/acme.crt" \
+  "payload-bst@acme.example=$WORK/other.edi" || fail "WssPeer sign conflict"
+check_eq "conflict: status" 500 "$(post_signed conflict "$WORK/conflict.answer" "$WORK/other.edi")"
+grep -q 'errorCode="EBMS:0004"' "$WORK/conflict.answer" || fail "conflict: $(head -c 500 "$WORK/conflict.answer")"
+grep -q '<wsse:Security S12:mustUnderstand="true">' "$WORK/conflict.answer" || fail "conflict: the error is not signed"
+xmlsec1 --verify --pubkey-cert-pem "$C/edihub.crt" --enabled-key-data x509 --id-attr:Id Messaging \
+  --id-attr:Id Body "$WORK/conflict.answer" >/dev/null 2>&1 || fail "conflict: xmlsec1 does not verify the signed error"
+check_eq "conflict: nothing booked" 0 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-WSS-other'")"
 
 # --- Broken messages.
 make_signed tampered-payload "$WORK/acme.pk8" "$C/acme.crt"

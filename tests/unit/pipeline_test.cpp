@@ -30,7 +30,7 @@ struct Fixture {
   Rows log;
   Context context;
   as2::Settings as2_settings;
-  as4::Settings as4_settings{"EDIHUB", "", nullptr, {}};
+  as4::Settings as4_settings{"EDIHUB", "", nullptr, {}, {}};
 
   Fixture() {
     context.partners = &partners;

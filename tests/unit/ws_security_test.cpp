@@ -117,3 +117,28 @@ TEST_CASE("WS-Security: unsigned messages pass only where the policy allows them
   CHECK(!check(soap, kPayload, lenient, &c));
   CHECK(!c.is_signed);
 }
+
+TEST_CASE("WS-Security: a signal we sign verifies with our certificate, and not once changed") {
+  const std::string dir = std::string(EDIHUB_SOURCE_DIR) + "/partners/certs/";
+  crypto::Identity us{crypto::Certificate::load_pem_file(dir + "edihub.crt").value(),
+                      crypto::PrivateKey::load_pem_file(dir + "edihub.key").value()};
+  const std::string receipt = as4::build_nr_receipt(
+      {"r1@edihub", "2026-12-01T10:00:00Z", "m1@acme.example"},
+      {{"cid:payload-1@acme.example", "http://www.w3.org/2001/04/xmlenc#sha256", "AAAA", {}}});
+  Result<std::string> signed_ = crypto::wss::sign_envelope(receipt, us);
+  REQUIRE(signed_.is_ok());
+  Policy ours;
+  ours.signers.push_back(us.certificate);
+  Checked c;
+  Failure f = crypto::wss::check(signed_.value(), {}, ours, &c);
+  CHECK_MESSAGE(!f, std::string(f.code + " " + f.detail));
+  REQUIRE(c.references.size() == 2);
+  CHECK(c.references[0].uri == "#_edihub-messaging");
+  CHECK(c.references[1].uri == "#_edihub-body");
+  CHECK(c.signer == us.certificate);
+  std::string changed = signed_.value();
+  changed.replace(changed.find("<ds:DigestValue>AAAA<"), 21, "<ds:DigestValue>AAAB<");
+  f = crypto::wss::check(changed, {}, ours, &c);
+  CHECK(f.code == "EBMS:0101");
+  CHECK(f.detail == "the digest of '#_edihub-messaging' does not match: that part changed after it was signed");
+}

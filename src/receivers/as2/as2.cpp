@@ -36,15 +36,9 @@ Result<Settings> Settings::load(std::string our_as2_id, std::vector<crypto::Iden
 }
 
 Result<Settings> Settings::from_config(const config::Gateway& gw, const config::Partners& partners) {
-  std::vector<crypto::Identity> identities;
-  for (const auto& id : gw.identities) {
-    auto cert = crypto::Certificate::load_pem_file(id.cert);
-    if (!cert.is_ok()) return Status::invalid("identity: " + cert.status().message());
-    auto key = crypto::PrivateKey::load_pem_file(id.key);
-    if (!key.is_ok()) return Status::invalid("identity: " + key.status().message());
-    identities.push_back({cert.value(), key.value()});
-  }
-  return load(gw.as2_id, std::move(identities), partners);
+  Result<std::vector<crypto::Identity>> identities = receivers::load_identities(gw);
+  if (!identities.is_ok()) return identities.status();
+  return load(gw.as2_id, std::move(identities.value()), partners);
 }
 
 Next As2Protocol::envelope(Message& m, HttpAnswer* answer) {

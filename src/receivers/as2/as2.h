@@ -12,7 +12,7 @@
 #include "src/config/partners.h"
 #include "src/crypto/cms.h"
 #include "src/receivers/as2/mdn.h"
-#include "src/receivers/partner_certificates.h"
+#include "src/receivers/credentials.h"
 #include "src/receivers/pipeline.h"
 
 namespace edihub::as2 {

@@ -65,7 +65,19 @@ gate::Failure failure_of(const crypto::wss::Failure& f) {
 Result<Settings> Settings::from_config(const config::Gateway& gw, const config::Partners& partners) {
   Result<receivers::SigningCertificates> certs = receivers::load_signing_certificates(partners);
   if (!certs.is_ok()) return certs.status();
-  return Settings{gw.as4_party_id, gw.as4_party_type, &partners, std::move(certs.value())};
+  Result<std::vector<crypto::Identity>> identities = receivers::load_identities(gw);
+  if (!identities.is_ok()) return identities.status();
+  return Settings{gw.as4_party_id, gw.as4_party_type, &partners, std::move(certs.value()),
+                  std::move(identities.value())};
+}
+
+Result<store::Receipt> As4Protocol::signed_if_authenticated(store::Receipt receipt) const {
+  if (!security_.is_signed) return receipt;
+  if (s_.identities.empty()) return Status::invalid("no identity to sign the Receipt with (<identity> in the config)");
+  Result<std::string> signed_body = crypto::wss::sign_envelope(receipt.body, s_.identities.front());
+  if (!signed_body.is_ok()) return signed_body.status();
+  receipt.body = std::move(signed_body.value());
+  return receipt;
 }
 
 bool As4Protocol::check_security(Message& m) {
@@ -229,17 +241,23 @@ Next As4Protocol::unwrap(Message& m, HttpAnswer* answer) {
 }
 
 Result<store::Receipt> As4Protocol::draft(Message& m, Outcome outcome, const std::string& text) {
-  if (outcome != Outcome::Rejected)
-    return store::Receipt{200, std::string("Content-Type: ") + kSoapType + "\r\n",
-                          build_receipt(signal_for(um_.message_id), um_)};
+  if (outcome != Outcome::Rejected) {
+    // A signed message gets the signed form: NonRepudiationInformation, no copy of the message.
+    const SignalInfo info = signal_for(um_.message_id);
+    return signed_if_authenticated({200, std::string("Content-Type: ") + kSoapType + "\r\n",
+                                    security_.is_signed ? build_nr_receipt(info, security_.references)
+                                                        : build_receipt(info, um_)});
+  }
   const std::string code = error_code_.empty() ? std::string(gate::ebms_code(m.failure)) : error_code_;
-  return error_receipt(ebms_error(code, m.failure_text.empty() ? text : m.failure_text), um_.message_id);
+  return signed_if_authenticated(
+      error_receipt(ebms_error(code, m.failure_text.empty() ? text : m.failure_text), um_.message_id));
 }
 
 Result<store::Receipt> As4Protocol::conflict(Message&, const std::string&) {
-  return error_receipt(ebms_error("EBMS:0004", "conflict: MessageId " + partner_text(um_.message_id, 256) +
-                                                   " was already received with different content"),
-                       um_.message_id);
+  return signed_if_authenticated(error_receipt(ebms_error("EBMS:0004", "conflict: MessageId " +
+                                                                           partner_text(um_.message_id, 256) +
+                                                                           " was already received with different content"),
+                                               um_.message_id));
 }
 
 HttpAnswer As4Protocol::answer(Message&, Outcome outcome, const store::Receipt& receipt) {

@@ -13,7 +13,7 @@
 #include "src/config/gateway.h"
 #include "src/config/partners.h"
 #include "src/crypto/ws_security.h"
-#include "src/receivers/partner_certificates.h"
+#include "src/receivers/credentials.h"
 #include "src/receivers/pipeline.h"
 
 namespace edihub::as4 {
@@ -22,6 +22,7 @@ struct Settings {
   std::string our_party_id, our_party_type;  // eb:To must name us
   const config::Partners* partners = nullptr;
   receivers::SigningCertificates signing_certificates;  // WS-Security signers, by partner id
+  std::vector<crypto::Identity> identities;            // the first signs Receipts to signed messages
 
   // Our party from the gateway config, the partners' certificates loaded.
   static Result<Settings> from_config(const config::Gateway& gw, const config::Partners& partners);
@@ -43,6 +44,8 @@ class As4Protocol : public receivers::Protocol {
  private:
   // WS-Security before anything reads a payload; false: m.failure is set.
   bool check_security(receivers::Message& m);
+  // A signal to a message whose signature verified is signed (eDelivery).
+  Result<store::Receipt> signed_if_authenticated(store::Receipt receipt) const;
 
   const Settings& s_;
   UserMessage um_;

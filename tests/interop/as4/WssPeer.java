@@ -6,6 +6,13 @@
 // Attachment-Content-Signature-Transform), the signer's certificate as a
 // BinarySecurityToken (or by issuer/serial, or by SKI) in wsse:Security.
 //
+// It also checks edihub's signed Receipt the way a partner would:
+//
+//   java WssPeer.java verify RECEIPT.xml SIGNER.pem SENT.xml
+//     the signature verifies with SIGNER's key (the BinarySecurityToken holds
+//     that certificate), covers the Receipt's eb:Messaging and Body, and its
+//     ebbp:NonRepudiationInformation repeats every ds:Reference of SENT.xml.
+//
 //   java WssPeer.java sign IN.xml OUT.xml KEY.pk8 CERT.pem [options] [CID=FILE ...]
 //     --sig-alg rsa-sha256|rsa-sha1   (default rsa-sha256)
 //     --key-ref bst|issuer-serial|ski (default bst)
@@ -49,6 +56,7 @@ import javax.xml.crypto.dsig.TransformService;
 import javax.xml.crypto.dsig.XMLSignature;
 import javax.xml.crypto.dsig.XMLSignatureFactory;
 import javax.xml.crypto.dsig.dom.DOMSignContext;
+import javax.xml.crypto.dsig.dom.DOMValidateContext;
 import javax.xml.crypto.dsig.keyinfo.KeyInfo;
 import javax.xml.crypto.dsig.keyinfo.KeyInfoFactory;
 import javax.xml.crypto.dsig.spec.C14NMethodParameterSpec;
@@ -107,7 +115,64 @@ public class WssPeer {
 
   static String hex(BigInteger b) { return b.toString(); }
 
+  static Document parse(String path) throws Exception {
+    DocumentBuilderFactory dbf = DocumentBuilderFactory.newInstance();
+    dbf.setNamespaceAware(true);
+    dbf.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+    return dbf.newDocumentBuilder().parse(Path.of(path).toFile());
+  }
+
+  static void fail(String why) {
+    System.err.println("receipt not accepted: " + why);
+    System.exit(1);
+  }
+
+  static void verify(String receiptPath, String signerPath, String sentPath) throws Exception {
+    X509Certificate signer = (X509Certificate) CertificateFactory.getInstance("X.509")
+        .generateCertificate(new ByteArrayInputStream(Files.readAllBytes(Path.of(signerPath))));
+    Document doc = parse(receiptPath);
+    Element envelope = doc.getDocumentElement();
+    Element body = child(envelope, SOAP12, "Body");
+    Element messaging = child(envelope, EB, "Messaging");
+    Element security = child(envelope, WSSE, "Security");
+    Element token = child(security, WSSE, "BinarySecurityToken");
+    X509Certificate inToken = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(
+        new ByteArrayInputStream(Base64.getMimeDecoder().decode(token.getTextContent())));
+    if (!inToken.equals(signer)) fail("the BinarySecurityToken is not " + signer.getSubjectX500Principal());
+    DOMValidateContext ctx = new DOMValidateContext(signer.getPublicKey(), child(security, DS, "Signature"));
+    ctx.setIdAttributeNS(body, WSU, "Id");
+    ctx.setIdAttributeNS(messaging, WSU, "Id");
+    ctx.setIdAttributeNS(token, WSU, "Id");
+    XMLSignature sig = XMLSignatureFactory.getInstance("DOM").unmarshalXMLSignature(ctx);
+    if (!sig.validate(ctx)) fail("the signature does not verify");
+    java.util.Set<String> covered = new java.util.HashSet<>();
+    for (Object o : sig.getSignedInfo().getReferences()) covered.add(((Reference) o).getURI());
+    if (!covered.contains("#" + messaging.getAttributeNS(WSU, "Id"))) fail("eb:Messaging is not signed");
+    if (!covered.contains("#" + body.getAttributeNS(WSU, "Id"))) fail("the Body is not signed");
+    // NonRepudiationInformation: every reference we signed, with its digest.
+    Map<String, String> sent = new HashMap<>();
+    NodeList refs = parse(sentPath).getElementsByTagNameNS(DS, "Reference");
+    for (int i = 0; i < refs.getLength(); ++i) {
+      Element r = (Element) refs.item(i);
+      sent.put(r.getAttribute("URI"), child(r, DS, "DigestValue").getTextContent().trim());
+    }
+    Map<String, String> receipted = new HashMap<>();
+    NodeList parts = doc.getElementsByTagNameNS("http://docs.oasis-open.org/ebxml-bp/ebbp-signals-2.0",
+                                                "MessagePartNRInformation");
+    for (int i = 0; i < parts.getLength(); ++i) {
+      Element r = child((Element) parts.item(i), DS, "Reference");
+      receipted.put(r.getAttribute("URI"), child(r, DS, "DigestValue").getTextContent().trim());
+    }
+    if (!receipted.equals(sent)) fail("NonRepudiationInformation " + receipted + " is not what was sent " + sent);
+    System.out.println("receipt verified: signed by " + signer.getSubjectX500Principal() + ", " + receipted.size() +
+                       " message parts acknowledged");
+  }
+
   public static void main(String[] args) throws Exception {
+    if (args.length == 4 && args[0].equals("verify")) {
+      verify(args[1], args[2], args[3]);
+      return;
+    }
     if (args.length < 5 || !args[0].equals("sign")) {
       System.err.println("usage: java WssPeer.java sign IN.xml OUT.xml KEY.pk8 CERT.pem [options] [CID=FILE ...]");
       System.exit(2);

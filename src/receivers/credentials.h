@@ -1,5 +1,6 @@
-// The partners' signing certificates, loaded once at start: AS2 (CMS) and AS4
-// (WS-Security) check a signer against them.
+// Credentials loaded once at start: the partners' signing certificates (AS2's
+// CMS and AS4's WS-Security check a signer against them) and our identities
+// (they decrypt, and the first one signs MDNs and AS4 Receipts).
 #pragma once
 
 #include <map>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "src/common/status.h"
+#include "src/config/gateway.h"
 #include "src/config/partners.h"
 #include "src/crypto/cms.h"
 
@@ -16,5 +18,8 @@ using SigningCertificates = std::map<std::string, std::vector<crypto::Certificat
 
 // Every <certificate use="signing"> of every partner; Invalid names the partner and file.
 Result<SigningCertificates> load_signing_certificates(const config::Partners& partners);
+
+// The gateway's <identity> certificates and keys; Invalid names the file.
+Result<std::vector<crypto::Identity>> load_identities(const config::Gateway& gw);
 
 }  // namespace edihub::receivers
