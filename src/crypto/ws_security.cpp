@@ -5,7 +5,9 @@
 #include <libxml/uri.h>
 #include <libxml/valid.h>
 #include <openssl/bn.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/rsa.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 #include <xmlsec/crypto.h>
@@ -41,6 +43,15 @@ constexpr const char* kUltimateReceiver = "http://www.w3.org/2003/05/soap-envelo
 constexpr const char* kSwaContent =
     "http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Content-Signature-Transform";
 constexpr const char* kExcC14n = "http://www.w3.org/2001/10/xml-exc-c14n#";
+constexpr const char* kXenc11 = "http://www.w3.org/2009/xmlenc11#";
+constexpr const char* kRsaOaep11 = "http://www.w3.org/2009/xmlenc11#rsa-oaep";
+constexpr const char* kMgf1Sha256 = "http://www.w3.org/2009/xmlenc11#mgf1sha256";
+constexpr const char* kSha256 = "http://www.w3.org/2001/04/xmlenc#sha256";
+constexpr const char* kAes128Gcm = "http://www.w3.org/2009/xmlenc11#aes128-gcm";
+constexpr const char* kContentOnly = "http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Content-Only";
+constexpr const char* kCiphertextTransform =
+    "http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Ciphertext-Transform";
+constexpr size_t kGcmIv = 12, kGcmTag = 16, kMaxEncryptedKeys = 4;
 constexpr std::string_view kX509v3 = "#X509v3";
 constexpr std::string_view kSkiType = "#X509SubjectKeyIdentifier";
 
@@ -242,35 +253,48 @@ std::string name_key(std::string_view s) {
   return out;
 }
 
-// The certificate ds:KeyInfo names, among the partner's signing certificates.
-Failure find_signer(xmlDoc* doc, xmlNode* security, xmlNode* signature, const Policy& policy, Certificate* out) {
-  xmlNode* str = child(child(signature, kDs, "KeyInfo"), std::string(kWsseNs).c_str(), "SecurityTokenReference");
+// Whose certificate a ds:KeyInfo names, and the failure when it is none of the candidates.
+struct Naming {
+  const char* code;     // EBMS:0101 for a signer, EBMS:0102 for a recipient
+  const char* whose;    // "the signer's"
+  const char* unknown;  // "signed by a certificate this partner does not list"
+};
+const Naming kSigner{"EBMS:0101", "the signer's", "signed by a certificate this partner does not list"};
+const Naming kRecipient{"EBMS:0102", "the recipient's", "encrypted for a certificate that is not ours"};
+
+// The certificate `key_info` names (its wsse:SecurityTokenReference: a
+// BinarySecurityToken reference, issuer/serial or SKI) among `candidates`.
+Failure find_certificate(xmlDoc* doc, xmlNode* security, xmlNode* key_info, const std::vector<Certificate>& candidates,
+                         const Naming& naming, Certificate* out) {
+  auto failure = [&](std::string detail) { return Failure{naming.code, std::move(detail)}; };
+  xmlNode* str = child(key_info, std::string(kWsseNs).c_str(), "SecurityTokenReference");
   if (str == nullptr)
-    return authentication("ds:KeyInfo holds no wsse:SecurityTokenReference naming the signer's certificate");
-  auto among_signers = [&](const std::function<bool(X509*)>& match, const std::string& what) -> Failure {
-    for (const Certificate& c : policy.signers)
+    return failure(std::string("ds:KeyInfo holds no wsse:SecurityTokenReference naming ") + naming.whose +
+                   " certificate");
+  auto among = [&](const std::function<bool(X509*)>& match, const std::string& what) -> Failure {
+    for (const Certificate& c : candidates)
       if (match(c.get())) {
         *out = c;
         return {};
       }
-    return authentication("signed by a certificate this partner does not list (" + what + ")");
+    return failure(std::string(naming.unknown) + " (" + what + ")");
   };
   if (xmlNode* ref = child(str, std::string(kWsseNs).c_str(), "Reference")) {
     const std::string uri = attr(ref, "URI");
     xmlNode* token = uri.size() > 1 && uri[0] == '#' ? by_id(doc, uri.substr(1)) : nullptr;
     if (token == nullptr || !is(token, std::string(kWsseNs).c_str(), "BinarySecurityToken") ||
         token->parent != security)
-      return authentication("the SecurityTokenReference '" + partner_text(uri, 100) +
-                            "' points to no BinarySecurityToken in this wsse:Security");
+      return failure("the SecurityTokenReference '" + partner_text(uri, 100) +
+                     "' points to no BinarySecurityToken in this wsse:Security");
     if (tail(attr(token, "ValueType"), kX509v3) != kX509v3)
       return policy_failure("the BinarySecurityToken is not an X.509 v3 certificate");
     std::string der;
     if (!mime::base64_decode(text(token), &der))
-      return authentication("the BinarySecurityToken is not valid base64");
+      return failure("the BinarySecurityToken is not valid base64");
     const unsigned char* p = reinterpret_cast<const unsigned char*>(der.data());
     std::unique_ptr<X509, decltype(&X509_free)> cert(d2i_X509(nullptr, &p, static_cast<long>(der.size())), X509_free);
-    if (!cert) return authentication("the BinarySecurityToken is not a DER X.509 certificate");
-    return among_signers([&](X509* c) { return X509_cmp(c, cert.get()) == 0; },
+    if (!cert) return failure("the BinarySecurityToken is not a DER X.509 certificate");
+    return among([&](X509* c) { return X509_cmp(c, cert.get()) == 0; },
                          "BinarySecurityToken " + partner_text(rfc2253(X509_get_subject_name(cert.get())), 200));
   }
   if (xmlNode* serial_node = child(child(child(str, kDs, "X509Data"), kDs, "X509IssuerSerial"), kDs,
@@ -279,10 +303,10 @@ Failure find_signer(xmlDoc* doc, xmlNode* security, xmlNode* signature, const Po
     BIGNUM* bn = nullptr;
     if (serial.empty() || serial.size() > 100 || BN_dec2bn(&bn, serial.c_str()) != static_cast<int>(serial.size())) {
       BN_free(bn);
-      return authentication("ds:X509SerialNumber '" + partner_text(serial, 100) + "' is not a decimal number");
+      return failure("ds:X509SerialNumber '" + partner_text(serial, 100) + "' is not a decimal number");
     }
     std::unique_ptr<BIGNUM, decltype(&BN_free)> want(bn, BN_free);
-    return among_signers(
+    return among(
         [&](X509* c) {
           std::unique_ptr<BIGNUM, decltype(&BN_free)> have(ASN1_INTEGER_to_BN(X509_get0_serialNumber(c), nullptr),
                                                            BN_free);
@@ -294,8 +318,8 @@ Failure find_signer(xmlDoc* doc, xmlNode* security, xmlNode* signature, const Po
   if (xmlNode* ki = child(str, std::string(kWsseNs).c_str(), "KeyIdentifier");
       ki != nullptr && tail(attr(ki, "ValueType"), kSkiType) == kSkiType) {
     std::string ski;
-    if (!mime::base64_decode(text(ki), &ski)) return authentication("the SKI KeyIdentifier is not valid base64");
-    return among_signers(
+    if (!mime::base64_decode(text(ki), &ski)) return failure("the SKI KeyIdentifier is not valid base64");
+    return among(
         [&](X509* c) {
           const ASN1_OCTET_STRING* id = X509_get0_subject_key_id(c);
           return id != nullptr && static_cast<size_t>(ASN1_STRING_length(id)) == ski.size() &&
@@ -303,8 +327,131 @@ Failure find_signer(xmlDoc* doc, xmlNode* security, xmlNode* signature, const Po
         },
         "subject key identifier");
   }
-  return authentication("the SecurityTokenReference names the signer neither by BinarySecurityToken reference, "
-                        "issuer/serial nor subject key identifier");
+  return failure(std::string("the SecurityTokenReference names ") + naming.whose +
+                 " certificate neither by BinarySecurityToken reference, issuer/serial nor subject key identifier");
+}
+
+// The content key from an EncryptedKey's CipherValue: RSA-OAEP, SHA-256, MGF1-SHA256.
+bool rsa_oaep_sha256_decrypt(EVP_PKEY* key, const std::string& in, std::string* out) {
+  std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)> ctx(EVP_PKEY_CTX_new(key, nullptr), EVP_PKEY_CTX_free);
+  const auto* data = reinterpret_cast<const unsigned char*>(in.data());
+  size_t n = 0;
+  bool ok = ctx && EVP_PKEY_decrypt_init(ctx.get()) > 0 &&
+            EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_PKCS1_OAEP_PADDING) > 0 &&
+            EVP_PKEY_CTX_set_rsa_oaep_md(ctx.get(), EVP_sha256()) > 0 &&
+            EVP_PKEY_CTX_set_rsa_mgf1_md(ctx.get(), EVP_sha256()) > 0 &&
+            EVP_PKEY_decrypt(ctx.get(), nullptr, &n, data, in.size()) > 0;
+  if (ok) {
+    out->resize(n);
+    ok = EVP_PKEY_decrypt(ctx.get(), reinterpret_cast<unsigned char*>(out->data()), &n, data, in.size()) > 0;
+    out->resize(ok ? n : 0);
+  }
+  ERR_clear_error();  // a wrong key is an answer to the partner, not an error for later OpenSSL calls
+  return ok;
+}
+
+// An attachment's content under the SwA Attachment-Ciphertext-Transform: IV, ciphertext, tag.
+bool aes128_gcm_decrypt(const std::string& key, std::string_view in, std::string* out) {
+  if (key.size() != 16 || in.size() < kGcmIv + kGcmTag || in.size() > static_cast<size_t>(INT32_MAX)) return false;
+  std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(in.data());
+  const auto* k = reinterpret_cast<const unsigned char*>(key.data());
+  out->resize(in.size() - kGcmIv - kGcmTag);
+  auto* o = reinterpret_cast<unsigned char*>(out->data());
+  int len = 0, final_len = 0;
+  bool ok = ctx && EVP_DecryptInit_ex(ctx.get(), EVP_aes_128_gcm(), nullptr, nullptr, nullptr) == 1 &&
+            EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kGcmIv, nullptr) == 1 &&
+            EVP_DecryptInit_ex(ctx.get(), nullptr, nullptr, k, bytes) == 1 &&
+            EVP_DecryptUpdate(ctx.get(), o, &len, bytes + kGcmIv, static_cast<int>(out->size())) == 1 &&
+            EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kGcmTag,
+                                const_cast<unsigned char*>(bytes + in.size() - kGcmTag)) == 1 &&
+            EVP_DecryptFinal_ex(ctx.get(), o + len, &final_len) == 1;
+  ERR_clear_error();
+  if (!ok) out->clear();
+  return ok;
+}
+
+// Decrypts what the EncryptedKeys in `security` list into out->decrypted.
+Failure decrypt(xmlDoc* doc, xmlNode* security, const Policy& policy, const std::vector<Attachment>& attachments,
+                Checked* out) {
+  auto decryption = [](std::string detail) { return Failure{"EBMS:0102", std::move(detail)}; };
+  if (child(security, kXenc, "ReferenceList") != nullptr)
+    return policy_failure("a standalone xenc:ReferenceList (no EncryptedKey) is not supported");
+  std::vector<xmlNode*> keys = children(security, kXenc, "EncryptedKey");
+  if (keys.size() > kMaxEncryptedKeys)
+    return policy_failure("more than " + std::to_string(kMaxEncryptedKeys) + " xenc:EncryptedKey elements");
+  std::vector<Certificate> ours;
+  for (const Identity& id : policy.identities) ours.push_back(id.certificate);
+  std::set<xmlNode*> listed_data;
+  for (xmlNode* ek : keys) {
+    xmlNode* method = child(ek, kXenc, "EncryptionMethod");
+    const std::string alg = attr(method, "Algorithm"), digest = attr(child(method, kDs, "DigestMethod"), "Algorithm"),
+                      mgf = attr(child(method, kXenc11, "MGF"), "Algorithm");
+    if (alg != kRsaOaep11 || digest != kSha256 || mgf != kMgf1Sha256)
+      return policy_failure("key transport '" + partner_text(alg, 200) + "' (digest '" + partner_text(digest, 200) +
+                            "', MGF '" + partner_text(mgf, 200) +
+                            "') is not allowed by the policy (xmlenc11 RSA-OAEP with SHA-256 and MGF1-SHA256)");
+    Certificate recipient;
+    if (Failure f = find_certificate(doc, security, child(ek, kDs, "KeyInfo"), ours, kRecipient, &recipient)) return f;
+    const Identity* identity = nullptr;
+    for (const Identity& id : policy.identities)
+      if (id.certificate == recipient) identity = &id;
+    std::string wrapped, key;
+    if (!mime::base64_decode(text(child(child(ek, kXenc, "CipherData"), kXenc, "CipherValue")), &wrapped))
+      return decryption("the xenc:EncryptedKey CipherValue is not valid base64");
+    if (!rsa_oaep_sha256_decrypt(identity->key.get(), wrapped, &key))
+      return decryption("the xenc:EncryptedKey does not decrypt with our key " +
+                        partner_text(rfc2253(X509_get_subject_name(recipient.get())), 200) + " (RSA-OAEP SHA-256)");
+    std::vector<xmlNode*> refs = children(child(ek, kXenc, "ReferenceList"), kXenc, "DataReference");
+    if (refs.empty() || refs.size() > attachments.size())
+      return policy_failure("the xenc:EncryptedKey lists " + std::to_string(refs.size()) + " DataReferences for " +
+                            std::to_string(attachments.size()) + " attachments");
+    for (xmlNode* ref : refs) {
+      const std::string uri = attr(ref, "URI"), shown = partner_text(uri, 200);
+      xmlNode* data = uri.size() > 1 && uri[0] == '#' ? by_id(doc, uri.substr(1)) : nullptr;
+      if (data == nullptr || !is(data, kXenc, "EncryptedData"))
+        return decryption("the DataReference '" + shown + "' points to no xenc:EncryptedData");
+      listed_data.insert(data);
+      const std::string type = attr(data, "Type"), content_alg = attr(child(data, kXenc, "EncryptionMethod"), "Algorithm");
+      if (type != kContentOnly)
+        return policy_failure("xenc:EncryptedData '" + shown + "' of type '" + partner_text(type, 200) +
+                              "' is not supported (SwA Attachment-Content-Only)");
+      if (content_alg != kAes128Gcm)
+        return policy_failure("content encryption '" + partner_text(content_alg, 200) +
+                              "' is not allowed by the policy (AES-128-GCM)");
+      xmlNode* cref = child(child(data, kXenc, "CipherData"), kXenc, "CipherReference");
+      const std::string curi = attr(cref, "URI");
+      for (xmlNode* t : children(child(cref, kXenc, "Transforms"), kDs, "Transform"))
+        if (attr(t, "Algorithm") != kCiphertextTransform)
+          return policy_failure("xenc:CipherReference '" + partner_text(curi, 200) + "': transform '" +
+                                partner_text(attr(t, "Algorithm"), 200) + "' is not supported");
+      char* unescaped = curi.rfind("cid:", 0) == 0 ? xmlURIUnescapeString(curi.c_str() + 4, 0, nullptr) : nullptr;
+      const std::string cid = unescaped != nullptr ? unescaped : "";
+      xmlFree(unescaped);
+      auto a = std::find_if(attachments.begin(), attachments.end(),
+                            [&](const Attachment& x) { return !cid.empty() && x.content_id == cid; });
+      if (a == attachments.end())
+        return decryption("xenc:EncryptedData '" + shown + "' points to no attachment of this message ('" +
+                          partner_text(curi, 200) + "')");
+      if (out->decrypted.count(cid) != 0) return policy_failure("the attachment cid:" + partner_text(cid, 200) +
+                                                                " is encrypted twice");
+      std::string plain;
+      if (!aes128_gcm_decrypt(key, a->bytes, &plain))
+        return decryption("the attachment cid:" + partner_text(cid, 200) +
+                          " does not decrypt (AES-128-GCM): changed after encryption, or another key");
+      out->decrypted[cid] = std::move(plain);
+      out->mime_types[cid] = attr(data, "MimeType");
+    }
+  }
+  for (xmlNode* data : children(security, kXenc, "EncryptedData"))
+    if (listed_data.count(data) == 0)
+      return decryption("an xenc:EncryptedData is listed by no xenc:EncryptedKey for us");
+  if (policy.require_encryption)
+    for (const Attachment& a : attachments)
+      if (out->decrypted.count(a.content_id) == 0)
+        return policy_failure("the partner profile requires encryption; the attachment cid:" +
+                              partner_text(a.content_id, 200) + " is not encrypted");
+  return {};
 }
 
 struct DSigCtxFree {
@@ -329,8 +476,17 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   xmlNode* security = nullptr;
   if (Failure f = security_header(header, &security)) return f;
   xmlNode* signature = security != nullptr ? child(security, kDs, "Signature") : nullptr;
-  if (security != nullptr && (child(security, kXenc, "EncryptedKey") || child(security, kXenc, "ReferenceList")))
-    return {"EBMS:0102", "the message is encrypted; this gateway does not decrypt AS4 messages yet"};
+  if (security != nullptr)
+    if (std::string e = register_ids(doc.get()); !e.empty()) return authentication(e);
+  // Decrypt first: the signature covers the attachments as they were before encryption.
+  if (security != nullptr) {
+    if (Failure f = decrypt(doc.get(), security, policy, attachments, out)) return f;
+  } else if (policy.require_encryption && !attachments.empty()) {
+    return policy_failure("the partner profile requires an encrypted message; there is no wsse:Security header");
+  }
+  std::vector<Attachment> plain = attachments;
+  for (Attachment& a : plain)
+    if (auto it = out->decrypted.find(a.content_id); it != out->decrypted.end()) a.bytes = it->second;
   if (signature == nullptr) {
     if (policy.require_signature)
       return policy_failure(security == nullptr
@@ -340,7 +496,6 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   }
   if (children(security, kDs, "Signature").size() > 1)
     return policy_failure("wsse:Security holds more than one ds:Signature");
-  if (std::string e = register_ids(doc.get()); !e.empty()) return authentication(e);
 
   // What the signature must cover: the one Body, the one eb:Messaging, every attachment.
   std::vector<xmlNode*> messaging = children(header, kEbms, "Messaging");
@@ -391,7 +546,7 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
       char* unescaped = xmlURIUnescapeString(sr.uri.c_str() + 4, 0, nullptr);
       const std::string cid = unescaped != nullptr ? unescaped : "";
       xmlFree(unescaped);
-      if (std::none_of(attachments.begin(), attachments.end(), [&](const Attachment& a) { return a.content_id == cid; }))
+      if (std::none_of(plain.begin(), plain.end(), [&](const Attachment& a) { return a.content_id == cid; }))
         return authentication("reference '" + shown + "' points to no attachment of this message");
       cids.insert(cid);
     } else {
@@ -401,12 +556,14 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   }
   if (!messaging_signed) return policy_failure("the signature does not cover the eb:Messaging header");
   if (!body_signed) return policy_failure("the signature does not cover the SOAP Body");
-  for (const Attachment& a : attachments)
+  for (const Attachment& a : plain)
     if (cids.count(a.content_id) == 0)
       return policy_failure("the signature does not cover the attachment cid:" + partner_text(a.content_id, 200));
 
   Certificate signer;
-  if (Failure f = find_signer(doc.get(), security, signature, policy, &signer)) return f;
+  if (Failure f = find_certificate(doc.get(), security, child(signature, kDs, "KeyInfo"), policy.signers, kSigner,
+                                   &signer))
+    return f;
 
   std::unique_ptr<xmlSecDSigCtx, DSigCtxFree> ctx(xmlSecDSigCtxCreate(nullptr));
   if (!ctx) return {"EBMS:0004", "the gateway could not set up signature verification"};
@@ -424,7 +581,7 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   OPENSSL_free(der);
   if (ctx->signKey == nullptr) return authentication("the signer's certificate holds no usable public key");
 
-  t_attachments = &attachments;
+  t_attachments = &plain;
   t_xmlsec_error.clear();
   const int rc = xmlSecDSigCtxVerify(ctx.get(), signature);
   t_attachments = nullptr;

@@ -10,10 +10,16 @@
 // wrapping), references that point nowhere or outside this message, DTDs and
 // more references or transforms than the bounds are failures.
 //
-// Encryption (xenc11 RSA-OAEP with MGF1-SHA256, AES-128-GCM attachments) is
-// not handled yet: an EncryptedKey or EncryptedData is EBMS:0102 for now.
+// Decryption comes first (the profile's order: decrypt, verify, decompress):
+// an xenc:EncryptedKey for one of our identities (RSA-OAEP with SHA-256 and
+// MGF1-SHA256, xmlenc11; xmlsec 1.2.37 has only the SHA-1 MGF, so OpenSSL
+// unwraps it) and, per attachment, an xenc:EncryptedData of type
+// Attachment-Content-Only with AES-128-GCM (the SwA Attachment-Ciphertext-
+// Transform: IV, ciphertext and tag as the part's content; OpenSSL decrypts).
+// The signature is then checked over the decrypted attachments.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +37,9 @@ struct Attachment {
 
 struct Policy {
   bool require_signature = true;
-  std::vector<Certificate> signers;  // the partner's signing certificates (several during rollover)
+  bool require_encryption = false;     // every attachment encrypted
+  std::vector<Certificate> signers;    // the partner's signing certificates (several during rollover)
+  std::vector<Identity> identities;    // ours: an EncryptedKey must be for one of them
 };
 
 struct Limits {
@@ -41,6 +49,8 @@ struct Limits {
 
 struct Checked {
   bool is_signed = false;  // false: no wsse:Security signature (allowed by the policy)
+  // Decrypted attachments by Content-ID, and their xenc:EncryptedData MimeType.
+  std::map<std::string, std::string> decrypted, mime_types;
   Certificate signer;
   std::string signature_method;  // the algorithm URI
   std::vector<as4::SignedReference> references;  // for the Receipt's NonRepudiationInformation
@@ -55,7 +65,8 @@ struct Failure {
 };
 
 // Checks the security header of `soap` (the SOAP root part) against `policy`.
-// A message without wsse:Security passes only when no signature is required.
+// A message without wsse:Security passes only when nothing is required.
+// out->decrypted holds what the caller reads instead of the encrypted parts.
 Failure check(std::string_view soap, const std::vector<Attachment>& attachments, const Policy& policy,
               Checked* out, const Limits& limits = {});
 

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Signed AS4 (WS-Security, eDelivery AS4 profile) on `edihub serve`. The
-# messages are signed by software that is not ours: the JDK's XML Signature
-# (Apache Santuario inside Java 17), driven by tests/interop/as4/WssPeer.java.
-# The partner profile requires a signature. Checked: signer named by
-# BinarySecurityToken, issuer/serial and SKI receipted and booked; a
+# Signed and encrypted AS4 (WS-Security, eDelivery AS4 profile) on `edihub
+# serve`. The messages are signed and encrypted by software that is not ours:
+# the JDK's XML Signature (Apache Santuario inside Java 17) and javax.crypto,
+# driven by tests/interop/as4/WssPeer.java, which also verifies our signed
+# Receipts; xmlsec1 verifies them too. The partner profile requires a
+# signature. Checked: signer named by BinarySecurityToken, issuer/serial and
+# SKI; signed + encrypted, signed + gzip + encrypted: receipted and booked; a
 # retransmission gets the stored Receipt byte for byte; 20 simultaneous posts
-# book once; and each broken message gets its exact EBMS error: tampered
-# attachment, tampered eb:Messaging, wrong signer, signature wrapping, an
-# algorithm the policy does not allow, parts left unsigned, no signature.
+# book once; a conflict's error is signed; and each broken message gets its
+# exact EBMS error: tampered attachment, tampered eb:Messaging, wrong signer,
+# signature wrapping, an algorithm the policy does not allow, parts left
+# unsigned, no signature, a key for another certificate, a changed ciphertext.
 source "$(dirname "$0")/lib.sh"
 C="$REPO/partners/certs"
 db="$WORK/edihub.db"
@@ -52,22 +55,30 @@ EOF
 }
 n=0
 make_signed() {  # make_signed ID KEY CERT [WssPeer options]: $WORK/ID.xml signed, $WORK/ID.edi its payload
-  local id=$1 key=$2 cert=$3
+  local id=$1 key=$2 cert=$3 payload
   shift 3
   n=$((n + 1))
   sed -e "s/000000201/$(printf '%09d' $((700 + n)))/g" -e "s/INV-88301/INV-WSS-$id/" \
     "$REPO/samples/edi/x12-810-004010.edi" >"$WORK/$id.edi"
   envelope "$id" >"$WORK/$id.unsigned.xml"
+  payload="$WORK/$id.edi"
+  if [[ -n "${GZIP_PAYLOAD:-}" ]]; then  # the AS4 compression feature: gzip, then sign, then encrypt
+    gzip -c "$WORK/$id.edi" >"$WORK/$id.edi.gz"
+    payload="$WORK/$id.edi.gz"
+    sed -i 's|<eb:Property name="MimeType">application/edi-x12</eb:Property>|&<eb:Property name="CompressionType">application/gzip</eb:Property>|' \
+      "$WORK/$id.unsigned.xml"
+  fi
   java -cp "$WORK/java" WssPeer sign "$WORK/$id.unsigned.xml" "$WORK/$id.xml" "$key" "$cert" "$@" \
-    "payload-$id@acme.example=$WORK/$id.edi" || fail "WssPeer sign $id"
+    "payload-$id@acme.example=$payload" || fail "WssPeer sign $id"
 }
 swa_body() {  # swa_body ID [PAYLOAD]: $WORK/ID.body, SwA of $WORK/ID.xml and the payload its PartInfo names
-  local id=$1 payload=${2:-$WORK/$1.edi} cid
+  local id=$1 payload=${2:-$WORK/$1.edi} cid type=application/edi-x12
   cid=$(grep -o 'href="cid:[^"]*"' "$WORK/$id.xml" | head -1 | sed -e 's/^href="cid://' -e 's/"$//')
+  [[ $payload == *.enc || $payload == *.gz ]] && type=application/octet-stream
   {
     printf -- '--b\r\nContent-Type: application/soap+xml; charset=UTF-8\r\nContent-ID: <soap@acme.example>\r\n\r\n'
     cat "$WORK/$id.xml"
-    printf '\r\n--b\r\nContent-Type: application/edi-x12\r\nContent-ID: <%s>\r\n\r\n' "$cid"
+    printf '\r\n--b\r\nContent-Type: %s\r\nContent-ID: <%s>\r\n\r\n' "$type" "$cid"
     cat "$payload"
     printf '\r\n--b--\r\n'
   } >"$WORK/$id.body"
@@ -87,8 +98,8 @@ expect_error() {  # expect_error ID CODE DESCRIPTION-START
     fail "$1: description $(grep -o '<eb:Description[^<]*' "$WORK/$1.answer")"
   check_eq "$1: nothing booked" 0 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-WSS-$1'")"
 }
-receipted() {  # receipted ID: 200, a signed eb:Receipt for it that the JDK verifies, its invoice booked once
-  check_eq "$1: status" 200 "$(post_signed "$1" "$WORK/$1.answer")"
+receipted() {  # receipted ID [PAYLOAD]: 200, a signed eb:Receipt for it that the JDK verifies, its invoice booked once
+  check_eq "$1: status" 200 "$(post_signed "$1" "$WORK/$1.answer" "${2:-}")"
   grep -q "<eb:RefToMessageId>wss-$1@acme.example</eb:RefToMessageId></eb:MessageInfo><eb:Receipt><ebbp:NonRepudiationInformation" \
     "$WORK/$1.answer" || fail "$1: no signed Receipt: $(head -c 700 "$WORK/$1.answer")"
   java -cp "$WORK/java" WssPeer verify "$WORK/$1.answer" "$C/edihub.crt" "$WORK/$1.xml" >"$WORK/$1.verified" ||
@@ -105,6 +116,13 @@ make_signed serial "$WORK/acme.pk8" "$C/acme.crt" --key-ref issuer-serial
 receipted serial
 make_signed ski "$WORK/acme.pk8" "$C/acme.crt" --key-ref ski
 receipted ski
+
+# Signed, then encrypted for us (AES-128-GCM, RSA-OAEP SHA-256), with and without gzip.
+make_signed encrypted "$WORK/acme.pk8" "$C/acme.crt" --encrypt "$C/edihub.crt"
+grep -q 'xenc:EncryptedKey' "$WORK/encrypted.xml" || fail "the peer did not encrypt"
+receipted encrypted "$WORK/encrypted.edi.enc"
+GZIP_PAYLOAD=1 make_signed gzip-encrypted "$WORK/acme.pk8" "$C/acme.crt" --encrypt "$C/edihub.crt"
+receipted gzip-encrypted "$WORK/gzip-encrypted.edi.gz.enc"
 
 # xmlsec1, a third implementation, verifies our Receipt's signature too.
 xmlsec1 --verify --pubkey-cert-pem "$C/edihub.crt" --enabled-key-data x509 --id-attr:Id Messaging \
@@ -164,6 +182,14 @@ expect_error unsigned-messaging EBMS:0103 "the signature does not cover the eb:M
 make_signed unsigned-attachment "$WORK/acme.pk8" "$C/acme.crt" --skip attachments
 expect_error unsigned-attachment EBMS:0103 \
   "the signature does not cover the attachment cid:payload-unsigned-attachment@acme.example"
+make_signed unknown-key "$WORK/acme.pk8" "$C/acme.crt" --encrypt "$C/acme.crt"
+expect_error unknown-key EBMS:0102 "encrypted for a certificate that is not ours (issuer CN=ACMESUPPLY" \
+  "$WORK/unknown-key.edi.enc"
+make_signed tampered-ciphertext "$WORK/acme.pk8" "$C/acme.crt" --encrypt "$C/edihub.crt"
+printf 'X' | dd of="$WORK/tampered-ciphertext.edi.enc" bs=1 seek=40 conv=notrunc 2>/dev/null
+expect_error tampered-ciphertext EBMS:0102 \
+  "the attachment cid:payload-tampered-ciphertext@acme.example does not decrypt (AES-128-GCM)" \
+  "$WORK/tampered-ciphertext.edi.enc"
 n=$((n + 1))
 sed -e "s/000000201/$(printf '%09d' $((700 + n)))/g" -e "s/INV-88301/INV-WSS-unsigned/" \
   "$REPO/samples/edi/x12-810-004010.edi" >"$WORK/unsigned.edi"

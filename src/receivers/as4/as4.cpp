@@ -85,17 +85,21 @@ bool As4Protocol::check_security(Message& m) {
   for (const auto& [id, bytes] : attachments_) parts.push_back({id, bytes});
   crypto::wss::Policy policy;
   policy.require_signature = m.partner->as4_require_signature;
+  policy.require_encryption = m.partner->as4_require_encryption;
+  policy.identities = s_.identities;
   if (auto it = s_.signing_certificates.find(m.partner->id); it != s_.signing_certificates.end())
     policy.signers = it->second;
   crypto::wss::Failure f = crypto::wss::check(soap_, parts, policy, &security_);
-  if (!f && m.partner->as4_require_encryption)
-    f = {"EBMS:0103", "the partner profile requires an encrypted message; this gateway does not decrypt AS4 "
-                      "messages yet"};
   if (f) {
     m.failure = failure_of(f);
     m.failure_text = f.detail;
     error_code_ = f.code;
     return false;
+  }
+  // From here on the payloads are the decrypted attachments.
+  for (const auto& [cid, plain] : security_.decrypted) {
+    attachments_[cid] = plain;
+    if (const std::string& type = security_.mime_types[cid]; !type.empty()) attachment_types_[cid] = type;
   }
   // The security header is processed: it is no MustUnderstand fault.
   auto& blocks = um_.not_understood;

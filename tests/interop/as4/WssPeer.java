@@ -17,6 +17,10 @@
 //     --sig-alg rsa-sha256|rsa-sha1   (default rsa-sha256)
 //     --key-ref bst|issuer-serial|ski (default bst)
 //     --skip messaging|body|attachments   leave that part unsigned (a broken message)
+//     --encrypt CERT.pem              then encrypt every attachment for CERT (JDK
+//                                     javax.crypto): AES-128-GCM content keys wrapped by
+//                                     RSA-OAEP SHA-256/MGF1-SHA256 (xmlenc11), the
+//                                     ciphertext (IV, data, tag) written to FILE.enc
 //
 // IN.xml: a SOAP 1.2 envelope whose S12:Body and eb:Messaging carry wsu:Id and
 // whose S12:Header holds an empty wsse:Security. KEY.pk8: PKCS#8 DER.
@@ -67,6 +71,7 @@ import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
+import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 public class WssPeer {
@@ -79,6 +84,9 @@ public class WssPeer {
   static final String EB = "http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/";
   static final String SOAP12 = "http://www.w3.org/2003/05/soap-envelope";
   static final String DS = "http://www.w3.org/2000/09/xmldsig#";
+  static final String XENC = "http://www.w3.org/2001/04/xmlenc#";
+  static final String XENC11 = "http://www.w3.org/2009/xmlenc11#";
+  static final String SWA = "http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1";
 
   // The SwA Attachment-Content-Signature-Transform for binary content: the
   // attachment's octets as they are.
@@ -168,6 +176,102 @@ public class WssPeer {
                        " message parts acknowledged");
   }
 
+  // Sign, then encrypt (the eDelivery order): one AES-128-GCM key for the
+  // message, wrapped for the recipient; each attachment's ciphertext to FILE.enc.
+  static void encrypt(Document doc, Element security, String recipientPath, List<String> order,
+                      Map<String, byte[]> attachments, Map<String, String> files) throws Exception {
+    X509Certificate recipient = (X509Certificate) CertificateFactory.getInstance("X.509")
+        .generateCertificate(new ByteArrayInputStream(Files.readAllBytes(Path.of(recipientPath))));
+    javax.crypto.KeyGenerator kg = javax.crypto.KeyGenerator.getInstance("AES");
+    kg.init(128);
+    javax.crypto.SecretKey cek = kg.generateKey();
+    javax.crypto.Cipher rsa = javax.crypto.Cipher.getInstance("RSA/ECB/OAEPPadding");
+    rsa.init(javax.crypto.Cipher.ENCRYPT_MODE, recipient.getPublicKey(),
+             new javax.crypto.spec.OAEPParameterSpec("SHA-256", "MGF1", java.security.spec.MGF1ParameterSpec.SHA256,
+                                                     javax.crypto.spec.PSource.PSpecified.DEFAULT));
+    byte[] wrapped = rsa.doFinal(cek.getEncoded());
+
+    Element ek = doc.createElementNS(XENC, "xenc:EncryptedKey");
+    ek.setAttribute("Id", "EK-1");
+    Element method = doc.createElementNS(XENC, "xenc:EncryptionMethod");
+    method.setAttribute("Algorithm", XENC11 + "rsa-oaep");
+    Element digest = doc.createElementNS(DS, "ds:DigestMethod");
+    digest.setAttribute("Algorithm", "http://www.w3.org/2001/04/xmlenc#sha256");
+    Element mgf = doc.createElementNS(XENC11, "xenc11:MGF");
+    mgf.setAttribute("Algorithm", XENC11 + "mgf1sha256");
+    method.appendChild(digest);
+    method.appendChild(mgf);
+    ek.appendChild(method);
+    Element keyInfo = doc.createElementNS(DS, "ds:KeyInfo");
+    Element str = doc.createElementNS(WSSE, "wsse:SecurityTokenReference");
+    Element data = doc.createElementNS(DS, "ds:X509Data");
+    Element is = doc.createElementNS(DS, "ds:X509IssuerSerial");
+    Element name = doc.createElementNS(DS, "ds:X509IssuerName");
+    name.setTextContent(recipient.getIssuerX500Principal().getName());
+    Element serial = doc.createElementNS(DS, "ds:X509SerialNumber");
+    serial.setTextContent(recipient.getSerialNumber().toString());
+    is.appendChild(name);
+    is.appendChild(serial);
+    data.appendChild(is);
+    str.appendChild(data);
+    keyInfo.appendChild(str);
+    ek.appendChild(keyInfo);
+    Element cipherData = doc.createElementNS(XENC, "xenc:CipherData");
+    Element value = doc.createElementNS(XENC, "xenc:CipherValue");
+    value.setTextContent(Base64.getEncoder().encodeToString(wrapped));
+    cipherData.appendChild(value);
+    ek.appendChild(cipherData);
+    Element refs = doc.createElementNS(XENC, "xenc:ReferenceList");
+    ek.appendChild(refs);
+    security.insertBefore(ek, security.getFirstChild());
+
+    java.security.SecureRandom random = new java.security.SecureRandom();
+    Node after = ek;
+    int n = 0;
+    for (String cid : order) {
+      String id = "ED-" + (++n);
+      byte[] iv = new byte[12];
+      random.nextBytes(iv);
+      javax.crypto.Cipher gcm = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
+      gcm.init(javax.crypto.Cipher.ENCRYPT_MODE, cek, new javax.crypto.spec.GCMParameterSpec(128, iv));
+      byte[] sealed = gcm.doFinal(attachments.get(cid));
+      byte[] out = new byte[iv.length + sealed.length];
+      System.arraycopy(iv, 0, out, 0, iv.length);
+      System.arraycopy(sealed, 0, out, iv.length, sealed.length);
+      Files.write(Path.of(files.get(cid) + ".enc"), out);
+
+      Element ref = doc.createElementNS(XENC, "xenc:DataReference");
+      ref.setAttribute("URI", "#" + id);
+      refs.appendChild(ref);
+      Element ed = doc.createElementNS(XENC, "xenc:EncryptedData");
+      ed.setAttribute("Id", id);
+      ed.setAttribute("MimeType", "application/edi-x12");
+      ed.setAttribute("Type", SWA + "#Attachment-Content-Only");
+      Element edMethod = doc.createElementNS(XENC, "xenc:EncryptionMethod");
+      edMethod.setAttribute("Algorithm", XENC11 + "aes128-gcm");
+      ed.appendChild(edMethod);
+      Element edKeyInfo = doc.createElementNS(DS, "ds:KeyInfo");
+      Element edStr = doc.createElementNS(WSSE, "wsse:SecurityTokenReference");
+      Element edRef = doc.createElementNS(WSSE, "wsse:Reference");
+      edRef.setAttribute("URI", "#EK-1");
+      edStr.appendChild(edRef);
+      edKeyInfo.appendChild(edStr);
+      ed.appendChild(edKeyInfo);
+      Element edData = doc.createElementNS(XENC, "xenc:CipherData");
+      Element cref = doc.createElementNS(XENC, "xenc:CipherReference");
+      cref.setAttribute("URI", "cid:" + cid);
+      Element transforms = doc.createElementNS(XENC, "xenc:Transforms");
+      Element t = doc.createElementNS(DS, "ds:Transform");
+      t.setAttribute("Algorithm", SWA + "#Attachment-Ciphertext-Transform");
+      transforms.appendChild(t);
+      cref.appendChild(transforms);
+      edData.appendChild(cref);
+      ed.appendChild(edData);
+      security.insertBefore(ed, after.getNextSibling());
+      after = ed;
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     if (args.length == 4 && args[0].equals("verify")) {
       verify(args[1], args[2], args[3]);
@@ -177,17 +281,20 @@ public class WssPeer {
       System.err.println("usage: java WssPeer.java sign IN.xml OUT.xml KEY.pk8 CERT.pem [options] [CID=FILE ...]");
       System.exit(2);
     }
-    String sigAlg = "rsa-sha256", keyRef = "bst", skip = "";
+    String sigAlg = "rsa-sha256", keyRef = "bst", skip = "", encryptFor = null;
     Map<String, byte[]> attachments = new HashMap<>();
+    Map<String, String> files = new HashMap<>();
     List<String> order = new ArrayList<>();
     for (int i = 5; i < args.length; ++i) {
       switch (args[i]) {
         case "--sig-alg": sigAlg = args[++i]; break;
         case "--key-ref": keyRef = args[++i]; break;
         case "--skip": skip = args[++i]; break;
+        case "--encrypt": encryptFor = args[++i]; break;
         default:
           int eq = args[i].indexOf('=');
           String cid = args[i].substring(0, eq);
+          files.put(cid, args[i].substring(eq + 1));
           attachments.put(cid, Files.readAllBytes(Path.of(args[i].substring(eq + 1))));
           order.add(cid);
       }
@@ -282,6 +389,7 @@ public class WssPeer {
     });
     XMLSignature signature = fac.newXMLSignature(si, ki);
     signature.sign(ctx);
+    if (encryptFor != null) encrypt(doc, security, encryptFor, order, attachments, files);
 
     try (OutputStream out = Files.newOutputStream(Path.of(args[2]))) {
       javax.xml.transform.Transformer t = TransformerFactory.newInstance().newTransformer();
