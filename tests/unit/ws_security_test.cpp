@@ -101,7 +101,9 @@ TEST_CASE("WS-Security: what fails, with its EBMS code and words") {
   encrypted.insert(encrypted.find("<ds:Signature"),
                    "<xenc:EncryptedKey xmlns:xenc=\"http://www.w3.org/2001/04/xmlenc#\" Id=\"ek\"/>");
   f = check(encrypted);
-  CHECK(f.code == "EBMS:0102");
+  CHECK(f.code == "EBMS:0103");
+  CHECK(f.detail == "key transport '' (digest '', MGF '') is not allowed by the policy (xmlenc11 RSA-OAEP with "
+                    "SHA-256 and MGF1-SHA256)");
 }
 
 TEST_CASE("WS-Security: unsigned messages pass only where the policy allows them") {
@@ -141,4 +143,29 @@ TEST_CASE("WS-Security: a signal we sign verifies with our certificate, and not 
   f = crypto::wss::check(changed, {}, ours, &c);
   CHECK(f.code == "EBMS:0101");
   CHECK(f.detail == "the digest of '#_edihub-messaging' does not match: that part changed after it was signed");
+}
+
+TEST_CASE("WS-Security: signed and encrypted by the JDK for us: decrypted, then verified over the plaintext") {
+  const std::string seed = read("tests/fuzz/seeds/as4-wss-signed-encrypted.bin");
+  const size_t at = seed.find("\n--attachment--\n");
+  REQUIRE(at != std::string::npos);
+  const std::string soap = seed.substr(0, at), ciphertext = seed.substr(at + 16);
+  const std::string dir = std::string(EDIHUB_SOURCE_DIR) + "/partners/certs/";
+  Policy p = acme();
+  p.require_encryption = true;
+  Checked c;
+  Failure f = check(soap, ciphertext, p, &c);
+  CHECK(f.code == "EBMS:0102");  // no identity: the key is for a certificate that is not ours
+  CHECK(f.detail.rfind("encrypted for a certificate that is not ours (issuer CN=EDIHUB", 0) == 0);
+  p.identities.push_back({crypto::Certificate::load_pem_file(dir + "edihub.crt").value(),
+                          crypto::PrivateKey::load_pem_file(dir + "edihub.key").value()});
+  f = check(soap, ciphertext, p, &c);
+  CHECK_MESSAGE(!f, std::string(f.code + " " + f.detail));
+  CHECK(c.is_signed);
+  CHECK(c.decrypted.at("payload-1@acme.example") == kPayload);
+  CHECK(c.mime_types.at("payload-1@acme.example") == "application/edi-x12");
+  // Sent in the clear where encryption is required.
+  f = check(read("tests/fuzz/seeds/as4-wss-signed.xml"), kPayload, p, &c);
+  CHECK(f.code == "EBMS:0103");
+  CHECK(f.detail == "the partner profile requires encryption; the attachment cid:payload-1@acme.example is not encrypted");
 }
