@@ -14,6 +14,7 @@
 //     ebbp:NonRepudiationInformation repeats every ds:Reference of SENT.xml.
 //
 //   java WssPeer.java sign IN.xml OUT.xml KEY.pk8 CERT.pem [options] [CID=FILE ...]
+//   java WssPeer.java batch FILE   (one such "sign ..." line per line, one JVM)
 //     --sig-alg rsa-sha256|rsa-sha1   (default rsa-sha256)
 //     --key-ref bst|issuer-serial|ski (default bst)
 //     --skip messaging|body|attachments   leave that part unsigned (a broken message)
@@ -277,10 +278,21 @@ public class WssPeer {
       verify(args[1], args[2], args[3]);
       return;
     }
+    if (args.length == 2 && args[0].equals("batch")) {  // one "sign ..." command line per line: one JVM for many
+      for (String line : Files.readAllLines(Path.of(args[1])))
+        if (!line.isBlank()) sign(line.trim().split(" +"));
+      return;
+    }
     if (args.length < 5 || !args[0].equals("sign")) {
-      System.err.println("usage: java WssPeer.java sign IN.xml OUT.xml KEY.pk8 CERT.pem [options] [CID=FILE ...]");
+      System.err.println("usage: java WssPeer.java sign IN.xml OUT.xml KEY.pk8 CERT.pem [options] [CID=FILE ...]\n"
+                         + "       java WssPeer.java verify RECEIPT.xml SIGNER.pem SENT.xml\n"
+                         + "       java WssPeer.java batch FILE   (a sign command line per line)");
       System.exit(2);
     }
+    sign(args);
+  }
+
+  static void sign(String[] args) throws Exception {
     String sigAlg = "rsa-sha256", keyRef = "bst", skip = "", encryptFor = null;
     Map<String, byte[]> attachments = new HashMap<>();
     Map<String, String> files = new HashMap<>();
@@ -299,7 +311,7 @@ public class WssPeer {
           order.add(cid);
       }
     }
-    Security.addProvider(new SwaProvider());
+    if (Security.getProvider("EdihubTestSwA") == null) Security.addProvider(new SwaProvider());
     PrivateKey key = KeyFactory.getInstance("RSA").generatePrivate(
         new PKCS8EncodedKeySpec(Files.readAllBytes(Path.of(args[3]))));
     X509Certificate cert = (X509Certificate) CertificateFactory.getInstance("X.509")
