@@ -72,4 +72,22 @@ for i in $(seq 1 20); do
   cmp -s "$WORK/b1" "$WORK/b$i" || fail "post $i got a different Receipt"
 done
 check_eq "burst booked once" 1 "$(sql "$db" "SELECT count(*) FROM shipment_notices WHERE document_number = 'SHP20240312803'")"
+
+# The WS-Security captures (made by the JDK: tools/make-as4-wss-samples): a signed
+# Receipt with NonRepudiationInformation for each good one, the exact error for
+# each broken one, nothing booked by those.
+for name in wss-signed wss-signed-encrypted wss-signed-gzip-encrypted; do
+  check_eq "$name" 200 "$(post "$REPO/samples/as4/$name.as4" "$WORK/$name")"
+  grep -q '<eb:Receipt><ebbp:NonRepudiationInformation' "$WORK/$name" || fail "$name: $(head -c 600 "$WORK/$name")"
+  check_eq "$name booked" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-$name'")"
+done
+expect_error broken-wss-tampered-attachment.as4 EBMS:0101 \
+  "the digest of 'cid:payload-broken-wss-tampered-attachment@acme.example' does not match"
+expect_error broken-wss-tampered-messaging.as4 EBMS:0101 "the digest of '#messaging' does not match"
+expect_error broken-wss-wrong-signer.as4 EBMS:0101 "signed by a certificate this partner does not list"
+expect_error broken-wss-wrapping.as4 EBMS:0101 "the Id 'messaging' occurs twice (signature wrapping)"
+expect_error broken-wss-unknown-key.as4 EBMS:0102 "encrypted for a certificate that is not ours"
+expect_error broken-wss-rsa-sha1.as4 EBMS:0103 "signature algorithm 'http://www.w3.org/2000/09/xmldsig#rsa-sha1'"
+expect_error broken-wss-unsigned-attachment.as4 EBMS:0103 "the signature does not cover the attachment"
+check_eq "nothing booked by the broken ones" 0 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number LIKE 'INV-broken-wss%'")"
 finish

@@ -12,6 +12,7 @@
 # signature wrapping, an algorithm the policy does not allow, parts left
 # unsigned, no signature, a key for another certificate, a changed ciphertext.
 source "$(dirname "$0")/lib.sh"
+source "$REPO/tests/interop/as4/wss.sh"
 C="$REPO/partners/certs"
 db="$WORK/edihub.db"
 command -v javac >/dev/null || { echo "javac is not installed (tools/setup installs it)"; exit 1; }
@@ -32,27 +33,7 @@ javac -d "$WORK/java" "$REPO/tests/interop/as4/WssPeer.java" || fail "javac WssP
 openssl pkcs8 -topk8 -nocrypt -outform DER -in "$C/acme.key" -out "$WORK/acme.pk8"
 openssl pkcs8 -topk8 -nocrypt -outform DER -in "$C/edihub.key" -out "$WORK/edihub.pk8"
 
-envelope() {  # envelope ID: an unsigned SOAP envelope with wsu:Ids and an empty wsse:Security
-  cat <<EOF
-<S12:Envelope xmlns:S12="http://www.w3.org/2003/05/soap-envelope" xmlns:eb="http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/" xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd" xmlns:wsu="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd">
-  <S12:Header>
-    <eb:Messaging S12:mustUnderstand="true" wsu:Id="messaging">
-      <eb:UserMessage>
-        <eb:MessageInfo><eb:Timestamp>2026-12-01T10:00:00.000Z</eb:Timestamp><eb:MessageId>wss-$1@acme.example</eb:MessageId></eb:MessageInfo>
-        <eb:PartyInfo>
-          <eb:From><eb:PartyId type="urn:oasis:names:tc:ebcore:partyid-type:unregistered">ACMESUPPLY</eb:PartyId><eb:Role>http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/initiator</eb:Role></eb:From>
-          <eb:To><eb:PartyId type="urn:oasis:names:tc:ebcore:partyid-type:unregistered">EDIHUB</eb:PartyId><eb:Role>http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/responder</eb:Role></eb:To>
-        </eb:PartyInfo>
-        <eb:CollaborationInfo><eb:Service type="urn:edihub:service">edi</eb:Service><eb:Action>deliver</eb:Action><eb:ConversationId>conv-$1</eb:ConversationId></eb:CollaborationInfo>
-        <eb:PayloadInfo><eb:PartInfo href="cid:payload-$1@acme.example"><eb:PartProperties><eb:Property name="MimeType">application/edi-x12</eb:Property></eb:PartProperties></eb:PartInfo></eb:PayloadInfo>
-      </eb:UserMessage>
-    </eb:Messaging>
-    <wsse:Security S12:mustUnderstand="true"></wsse:Security>
-  </S12:Header>
-  <S12:Body wsu:Id="body"/>
-</S12:Envelope>
-EOF
-}
+envelope() { wss_envelope "wss-$1@acme.example" "payload-$1@acme.example" "${2:-}"; }
 n=0
 make_signed() {  # make_signed ID KEY CERT [WssPeer options]: $WORK/ID.xml signed, $WORK/ID.edi its payload
   local id=$1 key=$2 cert=$3 payload
@@ -60,32 +41,18 @@ make_signed() {  # make_signed ID KEY CERT [WssPeer options]: $WORK/ID.xml signe
   n=$((n + 1))
   sed -e "s/000000201/$(printf '%09d' $((700 + n)))/g" -e "s/INV-88301/INV-WSS-$id/" \
     "$REPO/samples/edi/x12-810-004010.edi" >"$WORK/$id.edi"
-  envelope "$id" >"$WORK/$id.unsigned.xml"
+  envelope "$id" "${GZIP_PAYLOAD:-}" >"$WORK/$id.unsigned.xml"
   payload="$WORK/$id.edi"
   if [[ -n "${GZIP_PAYLOAD:-}" ]]; then  # the AS4 compression feature: gzip, then sign, then encrypt
     gzip -c "$WORK/$id.edi" >"$WORK/$id.edi.gz"
     payload="$WORK/$id.edi.gz"
-    sed -i 's|<eb:Property name="MimeType">application/edi-x12</eb:Property>|&<eb:Property name="CompressionType">application/gzip</eb:Property>|' \
-      "$WORK/$id.unsigned.xml"
   fi
   java -cp "$WORK/java" WssPeer sign "$WORK/$id.unsigned.xml" "$WORK/$id.xml" "$key" "$cert" "$@" \
     "payload-$id@acme.example=$payload" || fail "WssPeer sign $id"
 }
-swa_body() {  # swa_body ID [PAYLOAD]: $WORK/ID.body, SwA of $WORK/ID.xml and the payload its PartInfo names
-  local id=$1 payload=${2:-$WORK/$1.edi} cid type=application/edi-x12
-  cid=$(grep -o 'href="cid:[^"]*"' "$WORK/$id.xml" | head -1 | sed -e 's/^href="cid://' -e 's/"$//')
-  [[ $payload == *.enc || $payload == *.gz ]] && type=application/octet-stream
-  {
-    printf -- '--b\r\nContent-Type: application/soap+xml; charset=UTF-8\r\nContent-ID: <soap@acme.example>\r\n\r\n'
-    cat "$WORK/$id.xml"
-    printf '\r\n--b\r\nContent-Type: %s\r\nContent-ID: <%s>\r\n\r\n' "$type" "$cid"
-    cat "$payload"
-    printf '\r\n--b--\r\n'
-  } >"$WORK/$id.body"
-}
+swa_body() { wss_swa "$WORK/$1.xml" "${2:-$WORK/$1.edi}" >"$WORK/$1.body"; }  # swa_body ID [PAYLOAD]: $WORK/ID.body
 post_body() {  # post_body ID OUT: posts $WORK/ID.body; prints the HTTP status
-  curl -s -o "$2" -w '%{http_code}' -X POST --data-binary @"$WORK/$1.body" \
-    -H 'Content-Type: multipart/related; boundary="b"; type="application/soap+xml"; start="<soap@acme.example>"' "$url"
+  curl -s -o "$2" -w '%{http_code}' -X POST --data-binary @"$WORK/$1.body" -H "Content-Type: $wss_content_type" "$url"
 }
 post_signed() {  # post_signed ID OUT [PAYLOAD]: builds and posts; prints the HTTP status
   swa_body "$1" "${3:-}"
@@ -167,7 +134,8 @@ expect_error tampered-payload EBMS:0101 \
   "the digest of 'cid:payload-tampered-payload@acme.example' does not match: that part changed after it was signed" \
   "$WORK/tampered-payload.changed"
 make_signed tampered-messaging "$WORK/acme.pk8" "$C/acme.crt"
-sed -i 's/conv-tampered-messaging/conv-changed/' "$WORK/tampered-messaging.xml"
+sed -i 's/conv-wss-tampered-messaging/conv-changed/' "$WORK/tampered-messaging.xml"
+grep -q conv-changed "$WORK/tampered-messaging.xml" || fail "could not change eb:Messaging"
 expect_error tampered-messaging EBMS:0101 "the digest of '#messaging' does not match"
 make_signed wrong-signer "$WORK/edihub.pk8" "$C/edihub.crt"
 expect_error wrong-signer EBMS:0101 "signed by a certificate this partner does not list (BinarySecurityToken"
