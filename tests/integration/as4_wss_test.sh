@@ -83,6 +83,9 @@ make_signed serial "$WORK/acme.pk8" "$C/acme.crt" --key-ref issuer-serial
 receipted serial
 make_signed ski "$WORK/acme.pk8" "$C/acme.crt" --key-ref ski
 receipted ski
+make_signed inclusive "$WORK/acme.pk8" "$C/acme.crt" --inclusive-namespaces S12,eb
+grep -q 'InclusiveNamespaces' "$WORK/inclusive.xml" || fail "the peer wrote no InclusiveNamespaces"
+receipted inclusive
 
 # Signed, then encrypted for us (AES-128-GCM, RSA-OAEP SHA-256), with and without gzip.
 make_signed encrypted "$WORK/acme.pk8" "$C/acme.crt" --encrypt "$C/edihub.crt"

@@ -157,6 +157,9 @@ TEST_CASE("WS-Security: signed and encrypted by the JDK for us: decrypted, then 
   Failure f = check(soap, ciphertext, p, &c);
   CHECK(f.code == "EBMS:0102");  // no identity: the key is for a certificate that is not ours
   CHECK(f.detail.rfind("encrypted for a certificate that is not ours (issuer CN=EDIHUB", 0) == 0);
+  // Rollover: another identity of ours first; the key names the one it is for.
+  p.identities.push_back({crypto::Certificate::load_pem_file(dir + "acme.crt").value(),
+                          crypto::PrivateKey::load_pem_file(dir + "acme.key").value()});
   p.identities.push_back({crypto::Certificate::load_pem_file(dir + "edihub.crt").value(),
                           crypto::PrivateKey::load_pem_file(dir + "edihub.key").value()});
   f = check(soap, ciphertext, p, &c);

@@ -18,6 +18,7 @@
 //     --sig-alg rsa-sha256|rsa-sha1   (default rsa-sha256)
 //     --key-ref bst|issuer-serial|ski (default bst)
 //     --skip messaging|body|attachments   leave that part unsigned (a broken message)
+//     --inclusive-namespaces PREFIXES exc-c14n with an InclusiveNamespaces PrefixList (e.g. "S12 eb")
 //     --encrypt CERT.pem              then encrypt every attachment for CERT (JDK
 //                                     javax.crypto): AES-128-GCM content keys wrapped by
 //                                     RSA-OAEP SHA-256/MGF1-SHA256 (xmlenc11), the
@@ -294,6 +295,7 @@ public class WssPeer {
 
   static void sign(String[] args) throws Exception {
     String sigAlg = "rsa-sha256", keyRef = "bst", skip = "", encryptFor = null;
+    List<String> inclusive = null;
     Map<String, byte[]> attachments = new HashMap<>();
     Map<String, String> files = new HashMap<>();
     List<String> order = new ArrayList<>();
@@ -303,6 +305,7 @@ public class WssPeer {
         case "--key-ref": keyRef = args[++i]; break;
         case "--skip": skip = args[++i]; break;
         case "--encrypt": encryptFor = args[++i]; break;
+        case "--inclusive-namespaces": inclusive = List.of(args[++i].split(",")); break;
         default:
           int eq = args[i].indexOf('=');
           String cid = args[i].substring(0, eq);
@@ -327,7 +330,9 @@ public class WssPeer {
 
     XMLSignatureFactory fac = XMLSignatureFactory.getInstance("DOM");
     DigestMethod sha256 = fac.newDigestMethod(DigestMethod.SHA256, null);
-    List<Transform> c14n = List.of(fac.newTransform(CanonicalizationMethod.EXCLUSIVE, (TransformParameterSpec) null));
+    List<Transform> c14n = List.of(fac.newTransform(
+        CanonicalizationMethod.EXCLUSIVE,
+        inclusive == null ? (TransformParameterSpec) null : new javax.xml.crypto.dsig.spec.ExcC14NParameterSpec(inclusive)));
     List<Reference> refs = new ArrayList<>();
     if (!skip.equals("body")) refs.add(fac.newReference("#" + body.getAttributeNS(WSU, "Id"), sha256, c14n, null, null));
     if (!skip.equals("messaging"))
