@@ -181,3 +181,6 @@ CREATE TABLE lease_owners (
   started_at   BIGINT  NOT NULL,
   heartbeat_at BIGINT  NOT NULL
 );
+
+-- migration 3: an index on the keys not completed, for /metrics (SQLite's migration 5)
+CREATE INDEX idempotency_keys_open ON idempotency_keys (state, failures) WHERE state <> 'completed';

@@ -248,3 +248,8 @@ CREATE TABLE lease_owners (
   started_at   INTEGER NOT NULL,
   heartbeat_at INTEGER NOT NULL
 );
+
+-- migration 5: an index on the keys not completed, for /metrics
+-- A scrape counts processing and failed keys every few seconds: through this
+-- partial index it reads only those rows, never the whole table.
+CREATE INDEX idempotency_keys_open ON idempotency_keys (state, failures) WHERE state <> 'completed';

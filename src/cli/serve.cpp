@@ -130,6 +130,9 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   delivery.start();
   out << "edihub: AS2 id " << gw.as2_id << " listening on " << (gw.tls_cert.empty() ? "http" : "https") << "://" << gw.address << ":" << server.port()
       << gw.as2_path << " (store " << gw.store_uri << ", " << partners->all().size() << " partners)" << std::endl;
+  if (server.metrics_port() >= 0)
+    out << "edihub: metrics on http://" << gw.metrics_address << ":" << server.metrics_port() << "/metrics"
+        << std::endl;
   if (gw.log_format == "json") {
     spdlog::info(R"({{"listening":"{}:{}"}})", gw.address, server.port());
   } else {

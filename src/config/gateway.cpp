@@ -47,6 +47,12 @@ Result<Gateway> Gateway::load(const std::string& path) {
     }
   }
   if (g.port < 0 || g.port > 65535) return Status::invalid(path + ": <listen port> must be 0-65535");
+  if (pugi::xml_node m = root.child("metrics")) {
+    g.metrics_address = m.attribute("address").as_string("127.0.0.1");
+    g.metrics_port = m.attribute("port").as_int(9108);
+    if (g.metrics_port < 0 || g.metrics_port > 65535)
+      return Status::invalid(path + ": <metrics port> must be 0-65535");
+  }
   if (pugi::xml_node s = root.child("store")) {
     std::string uri = s.attribute("uri").as_string(g.store_uri.c_str());
     const std::string scheme = "sqlite:";

@@ -17,6 +17,7 @@
 //     <documents webhook="https://erp.example/edi"/>  (or dir="PATH": booked documents of
 //                                                      every partner without its own <documents>)
 //     <gate lease-seconds="300" wait-seconds="10" owner-timeout-seconds="10" node-id="HOST:PORT"/>
+//     <metrics address="127.0.0.1" port="9108"/>   (off without it: GET /metrics, Prometheus)
 //     <log format="text|json"/>   (a crashed worker's keys are taken
 //                                                      over after the lease)
 //   </edihub>
@@ -63,6 +64,9 @@ struct Gateway {
   int outbox_workers = 4;           // rows delivered at once (each its own store connection)
   Partner::Documents documents;     // <documents>: for partners whose profile has none
   std::string log_format = "text";  // or "json": one JSON object per line
+  // <metrics>: a listener of its own for GET /metrics (and /healthz, /readyz); off when port < 0.
+  std::string metrics_address = "127.0.0.1";
+  int metrics_port = -1;
   int lease_seconds = 300;
   int wait_seconds = 10;
   int owner_timeout_seconds = 10;  // a lease owner silent this long is gone (its leases taken over)

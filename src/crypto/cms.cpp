@@ -2,6 +2,7 @@
 
 #include "src/crypto/inflate.h"
 
+#include <openssl/bn.h>
 #include <openssl/bio.h>
 #include <openssl/cms.h>
 #include <openssl/err.h>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <ctime>
 
 namespace edihub::crypto {
 
@@ -94,6 +96,21 @@ std::string Certificate::subject() const {
   char buf[512];
   X509_NAME_oneline(X509_get_subject_name(x509_.get()), buf, sizeof buf);
   return buf;
+}
+
+std::string Certificate::serial() const {
+  std::unique_ptr<BIGNUM, decltype(&BN_free)> bn(ASN1_INTEGER_to_BN(X509_get0_serialNumber(x509_.get()), nullptr),
+                                                 BN_free);
+  char* hex = bn ? BN_bn2hex(bn.get()) : nullptr;
+  std::string out = hex != nullptr ? hex : "";
+  OPENSSL_free(hex);
+  return out;
+}
+
+int64_t Certificate::not_after() const {
+  std::tm tm{};
+  if (ASN1_TIME_to_tm(X509_get0_notAfter(x509_.get()), &tm) != 1) return 0;
+  return static_cast<int64_t>(timegm(&tm));
 }
 
 bool Certificate::operator==(const Certificate& other) const {

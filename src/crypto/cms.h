@@ -4,6 +4,7 @@
 // Status values an operator can read.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -23,6 +24,8 @@ class Certificate {
   static Result<Certificate> from_pem(std::string_view pem);
   X509* get() const { return x509_.get(); }
   std::string subject() const;
+  std::string serial() const;     // hex
+  int64_t not_after() const;      // seconds since the epoch
   bool operator==(const Certificate& other) const;
 
  private:

@@ -458,10 +458,17 @@ struct DSigCtxFree {
   void operator()(xmlSecDSigCtx* c) const { xmlSecDSigCtxDestroy(c); }
 };
 
+// What xmlsec leaves in this thread's OpenSSL error queue is not for the next
+// OpenSSL user on the thread (the AS2 code reads the queue for its messages).
+struct ClearOpenSslErrors {
+  ~ClearOpenSslErrors() { ERR_clear_error(); }
+};
+
 }  // namespace
 
 Failure check(std::string_view soap, const std::vector<Attachment>& attachments, const Policy& policy,
               Checked* out, const Limits& limits) {
+  ClearOpenSslErrors clear_errors;
   *out = Checked{};
   if (!xmlsec_ready()) return {"EBMS:0004", "the gateway's XML security library did not start"};
   Doc doc(xmlReadMemory(soap.data(), static_cast<int>(soap.size()), "as4-envelope.xml", nullptr,
@@ -472,6 +479,9 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
     return {"EBMS:0009", "the SOAP envelope has a DOCTYPE (not allowed)"};
   xmlNode* envelope = xmlDocGetRootElement(doc.get());
   const char* soap_ns = is(envelope, kSoap12, "Envelope") ? kSoap12 : kSoap11;
+  // One Header and one Body: the ebMS reader and this check must read the same ones.
+  if (children(envelope, soap_ns, "Header").size() > 1 || children(envelope, soap_ns, "Body").size() > 1)
+    return {"EBMS:0009", "the envelope has more than one Header or Body"};
   xmlNode* header = child(envelope, soap_ns, "Header");
   xmlNode* security = nullptr;
   if (Failure f = security_header(header, &security)) return f;
@@ -604,6 +614,7 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
 }
 
 Result<std::string> sign_envelope(std::string_view soap, const Identity& identity) {
+  ClearOpenSslErrors clear_errors;
   if (!xmlsec_ready()) return Status::unavailable("the XML security library did not start");
   Doc doc(xmlReadMemory(soap.data(), static_cast<int>(soap.size()), "signal.xml", nullptr,
                         XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),

@@ -3,6 +3,7 @@
 #include <Poco/JSON/Object.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <sstream>
 
 #include "src/common/partner_text.h"
@@ -11,6 +12,7 @@
 #include "src/server/delivery/as2_channel.h"
 #include "src/server/http_server.h"
 #include "src/server/log_writer.h"
+#include "src/server/metrics.h"
 
 namespace edihub::server {
 
@@ -40,7 +42,71 @@ store::Store* thread_store(const std::string& uri, std::string* error) {
 
 std::string path_of(const HttpRequest& r) { return r.target.substr(0, r.target.find('?')); }
 
+// GET /readyz: the store answers.
+HttpAnswer ready_answer(const std::string& store_uri) {
+  std::string error;
+  store::Store* store = thread_store(store_uri, &error);
+  Result<int64_t> now = store != nullptr ? store->now_ms() : Result<int64_t>(Status::unavailable(error));
+  HttpAnswer a = now.is_ok() ? receivers::text_answer(200, "ready", Outcome::Processed)
+                             : receivers::text_answer(503, "store unavailable: " + now.status().message(), Outcome::Error);
+  a.detail.clear();
+  return a;
+}
+
+// Every certificate the gateway uses, for edihub_certificate_expiry_days.
+std::vector<CertificateInUse> certificates_in_use(const as2::Settings& as2, const config::Partners& partners) {
+  std::vector<CertificateInUse> out;
+  auto add = [&](const std::string& owner, const char* use, const crypto::Certificate& c) {
+    out.push_back({owner, use, c.subject(), c.serial(), c.not_after()});
+  };
+  for (const crypto::Identity& id : as2.identities) add("edihub", "identity", id.certificate);
+  for (const auto& [partner, certs] : as2.signing_certificates)
+    for (const crypto::Certificate& c : certs) add(partner, "signing", c);
+  for (const config::Partner& p : partners.all())
+    if (!p.encryption_certificate.empty())
+      if (Result<crypto::Certificate> c = crypto::Certificate::load_pem_file(p.encryption_certificate); c.is_ok())
+        add(p.id, "encryption", c.value());
+  return out;
+}
+
 }  // namespace
+
+// The <metrics> listener: GET /metrics, /healthz, /readyz; no log line per scrape.
+struct MetricsHandler : Handler {
+  MetricsHandler(const config::Gateway& c, const Metrics& m, std::vector<CertificateInUse> certs, int max_failures)
+      : config(c), metrics(m), certificates(std::move(certs)), max_failures(max_failures) {}
+
+  std::optional<HttpAnswer> on_head(const HttpRequest& head) override {
+    const std::string path = path_of(head);
+    if (head.method == "GET" && path == "/healthz") return receivers::text_answer(200, "ok", Outcome::Processed);
+    if (head.method == "GET" && (path == "/metrics" || path == "/readyz")) return std::nullopt;  // a worker asks the store
+    return receivers::text_answer(404, "no such endpoint (GET /metrics, /healthz, /readyz)", Outcome::Rejected);
+  }
+  HttpAnswer on_request(const HttpRequest& request) override {
+    if (path_of(request) == "/readyz") return ready_answer(config.store_uri);
+    std::string error;
+    store::Store* store = thread_store(config.store_uri, &error);
+    Result<store::Gauges> gauges = store != nullptr ? store->gauges(max_failures)
+                                                    : Result<store::Gauges>(Status::unavailable(error));
+    Result<int64_t> now = store != nullptr ? store->now_ms() : Result<int64_t>(Status::unavailable(error));
+    const int64_t now_ms = now.is_ok() ? now.value()
+                                       : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                             std::chrono::system_clock::now().time_since_epoch())
+                                             .count();
+    HttpAnswer a;
+    a.status = 200;
+    a.headers = {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}};
+    a.body = metrics.render(gauges.is_ok() ? &gauges.value() : nullptr, certificates, now_ms);
+    a.outcome = Outcome::Processed;
+    return a;
+  }
+  void on_answered(const HttpRequest&, const HttpAnswer&, int64_t) override {}
+
+  const config::Gateway& config;
+  const Metrics& metrics;
+  const std::vector<CertificateInUse> certificates;
+  const int max_failures;
+};
 
 struct Server::Impl : Handler {
   Impl(const config::Gateway& c, const config::Partners& partners, const as2::Settings& a2, const as4::Settings& a4,
@@ -103,16 +169,7 @@ struct Server::Impl : Handler {
         a.detail.clear();
         return a;
       }
-      case Route::Ready: {
-        std::string error;
-        store::Store* store = thread_store(config.store_uri, &error);
-        Result<int64_t> now = store != nullptr ? store->now_ms() : Result<int64_t>(Status::unavailable(error));
-        HttpAnswer a = now.is_ok() ? receivers::text_answer(200, "ready", Outcome::Processed)
-                                   : receivers::text_answer(503, "store unavailable: " + now.status().message(),
-                                                            Outcome::Error);
-        a.detail.clear();
-        return a;
-      }
+      case Route::Ready: return ready_answer(config.store_uri);
       case Route::None: {
         HttpAnswer a = receivers::text_answer(404, "no such endpoint: " + partner_text(head.method, 16) + " " +
                                                        partner_text(head.target, 200),
@@ -151,6 +208,7 @@ struct Server::Impl : Handler {
     const Route r = route(request);
     if (r == Route::Health || r == Route::Ready) return;
     const std::string protocol = r == Route::As4 ? "as4" : r == Route::As2 ? "as2" : "http";
+    metrics.observe(protocol, a.partner, a.outcome, ms);
     // Never whole payloads, never a partner's line break in the log.
     const std::string detail = partner_text(a.detail, 300), id = partner_text(a.transport_id, 200);
     if (config.log_format == "json") {
@@ -181,24 +239,49 @@ struct Server::Impl : Handler {
   Budget unwrap_budget;
   receivers::Context context;
   HttpServer http;
+  Metrics metrics;
+  std::unique_ptr<MetricsHandler> metrics_handler;
+  std::unique_ptr<HttpServer> metrics_http;  // null without <metrics>
 };
 
 Server::Server(const config::Gateway& config, const config::Partners& partners, const as2::Settings& as2,
                const as4::Settings& as4, gate::Gate& gate, std::function<void()> queued)
-    : impl_(std::make_unique<Impl>(config, partners, as2, as4, gate, std::move(queued))) {}
+    : impl_(std::make_unique<Impl>(config, partners, as2, as4, gate, std::move(queued))) {
+  if (config.metrics_port >= 0) {
+    impl_->metrics_handler = std::make_unique<MetricsHandler>(config, impl_->metrics,
+                                                              certificates_in_use(as2, partners),
+                                                              gate.options().max_failures);
+    ListenerOptions o;
+    o.address = config.metrics_address;
+    o.port = config.metrics_port;
+    o.threads = 2;
+    o.queue = 16;
+    o.max_body_bytes = 0;  // GET only
+    o.max_connections = 64;
+    o.max_connections_per_client = 16;
+    impl_->metrics_http = std::make_unique<HttpServer>(o, *impl_->metrics_handler);
+  }
+}
 
 Server::~Server() { stop(0); }
 
 Status Server::start() {
   impl_->log.start();
-  return impl_->http.start();
+  if (Status s = impl_->http.start(); !s.is_ok()) return s;
+  if (impl_->metrics_http) {
+    if (Status s = impl_->metrics_http->start(); !s.is_ok()) return Status::unavailable("<metrics>: " + s.message());
+  }
+  return Status::ok();
 }
 
 void Server::stop(int grace_ms) {
+  if (impl_->metrics_http) impl_->metrics_http->stop(0);
   impl_->http.stop(grace_ms);
   impl_->log.stop();
 }
 
 int Server::port() const { return impl_->http.port(); }
+
+int Server::metrics_port() const { return impl_->metrics_http ? impl_->metrics_http->port() : -1; }
 
 }  // namespace edihub::server

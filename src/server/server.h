@@ -1,7 +1,8 @@
 // The gateway's listener: POST <as2 path> through the AS2 pipeline, POST /as4
 // through the AS4 pipeline, GET /healthz (alive: answered by the I/O thread,
 // even when every worker is busy) and GET /readyz (the store answers), one
-// log line per request.
+// log line per request. With <metrics>, a second listener serves GET
+// /metrics (Prometheus, metrics.h).
 #pragma once
 
 #include <functional>
@@ -27,6 +28,7 @@ class Server {
   // Stops accepting, lets requests in flight finish (up to `grace_ms`).
   void stop(int grace_ms);
   int port() const;
+  int metrics_port() const;  // -1 without <metrics>
 
  private:
   struct Impl;

@@ -24,10 +24,26 @@ struct StatusReport {
   int schema_version = 0;
 };
 
+// What /metrics reads on every scrape: cheap queries only (the open keys
+// through a partial index, the outbox rows not yet done through its state
+// index), never a count over the whole key or message table.
+struct Gauges {
+  std::map<std::string, int64_t> open_keys;  // processing, failed
+  int64_t poison_keys = 0;                   // failed at least max_failures times
+  struct Outbox {
+    int64_t rows = 0;
+    int64_t oldest_created_ms = 0;
+  };
+  std::map<std::string, Outbox> outbox;  // pending, in-flight, sent (awaiting an MDN), failed
+  int64_t store_bytes = 0;
+  int schema_version = 0;
+};
+
 class Reports {
  public:
   virtual ~Reports() = default;
   virtual Result<StatusReport> report() = 0;
+  virtual Result<Gauges> gauges(int max_failures) = 0;
   // The store's clock, in ms since the epoch: leases and received_at use it.
   virtual Result<int64_t> now_ms() = 0;
 };

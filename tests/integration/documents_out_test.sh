@@ -68,7 +68,8 @@ check_eq "distinct Idempotency-Keys" 75 "$(cut -d' ' -f2 "$log" | sort -u | wc -
 check_eq "one body per key, on every retry and after the restart" 75 "$(cut -d' ' -f2,3 "$log" | sort -u | wc -l)"
 check_eq "the keys are the outbox's" "$(sql "$db" "SELECT message_id FROM outbox WHERE kind = 'document'" | LC_ALL=C sort)" \
   "$(grep '^200 ' "$log" | cut -d' ' -f2 | LC_ALL=C sort -u)"
-check_eq "a version's key" 1 "$(grep -c '^200 invoice:acme:INV-W3:20240315:original ' "$log")"
+# The key's form (it may be among the rows accepted twice around the kill: counted distinct).
+check_eq "a version's key" 1 "$(grep '^200 ' "$log" | cut -d' ' -f2 | sort -u | grep -cx 'invoice:acme:INV-W3:20240315:original')"
 check_eq "a replacement is a new key" 1 "$(grep -c '^200 invoice:acme:INV-W3:20240320:replace ' "$log")"
 check_eq "a cancellation is a new key" 1 "$(grep -c '^200 invoice:acme:INV-W12:20240325:cancel ' "$log")"
 body=$(grep -l '"id":"invoice:acme:INV-W3:20240320:replace"' "$WORK"/erp/*.json | head -1)

@@ -508,6 +508,7 @@ class PgStore : public Store {
 
   // Reports
   Result<StatusReport> report() override;
+  Result<Gauges> gauges(int max_failures) override;
   Result<int64_t> now_ms() override { return c_->clock_ms(); }
 
  private:
@@ -631,6 +632,27 @@ Result<StatusReport> PgStore::report() {
     r.business_rows[table] = counts->int64(0, col++);
   r.store_bytes = counts->int64(0, col);
   return r;
+}
+
+Result<Gauges> PgStore::gauges(int max_failures) {
+  Gauges g;
+  g.schema_version = c_->schema_version();
+  Result<Rows> keys = c_->exec("SELECT state, count(*), count(*) FILTER (WHERE failures >= $1) FROM idempotency_keys"
+                               " WHERE state <> 'completed' GROUP BY state",
+                               Params().add(int64_t{max_failures}));
+  if (!keys.is_ok()) return keys.status();
+  for (int i = 0; i < keys->size(); ++i) {
+    g.open_keys[keys->text(i, 0)] = keys->int64(i, 1);
+    if (keys->text(i, 0) == "failed") g.poison_keys = keys->int64(i, 2);
+  }
+  Result<Rows> outbox = c_->exec("SELECT state, count(*), min(created_at) FROM outbox"
+                                 " WHERE state IN ('pending', 'in-flight', 'sent', 'failed') GROUP BY state");
+  if (!outbox.is_ok()) return outbox.status();
+  for (int i = 0; i < outbox->size(); ++i) g.outbox[outbox->text(i, 0)] = {outbox->int64(i, 1), outbox->int64(i, 2)};
+  Result<Rows> size = c_->exec("SELECT pg_database_size(current_database())");
+  if (!size.is_ok()) return size.status();
+  g.store_bytes = size->int64(0, 0);
+  return g;
 }
 
 }  // namespace

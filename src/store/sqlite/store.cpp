@@ -93,6 +93,7 @@ class SqliteStore : public Store {
 
   // Reports
   Result<StatusReport> report() override;
+  Result<Gauges> gauges(int max_failures) override;
   Result<int64_t> now_ms() override { return c_->clock_ms(); }
 
  private:
@@ -366,6 +367,40 @@ Result<StatusReport> SqliteStore::report() {
   if (!page_size.is_ok()) return page_size.status();
   r.store_bytes = pages.value() * page_size.value();
   return r;
+}
+
+Result<Gauges> SqliteStore::gauges(int max_failures) {
+  Gauges g;
+  g.schema_version = c_->schema_version();
+  {
+    Stmt q(*c_,
+           "SELECT state, count(*), sum(failures >= ?1) FROM idempotency_keys INDEXED BY idempotency_keys_open"
+           " WHERE state <> 'completed' GROUP BY state");
+    q.bind(1, int64_t{max_failures});
+    while (true) {
+      Result<bool> row = q.step();
+      if (!row.is_ok()) return row.status();
+      if (!row.value()) break;
+      g.open_keys[q.text(0)] = q.int64(1);
+      if (q.text(0) == "failed") g.poison_keys = q.int64(2);
+    }
+  }
+  {
+    Stmt q(*c_,
+           "SELECT state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'in-flight', 'sent', 'failed')"
+           " GROUP BY state");
+    while (true) {
+      Result<bool> row = q.step();
+      if (!row.is_ok()) return row.status();
+      if (!row.value()) break;
+      g.outbox[q.text(0)] = {q.int64(1), q.int64(2)};
+    }
+  }
+  Result<int64_t> pages = scalar("PRAGMA page_count"), page_size = scalar("PRAGMA page_size");
+  if (!pages.is_ok()) return pages.status();
+  if (!page_size.is_ok()) return page_size.status();
+  g.store_bytes = pages.value() * page_size.value();
+  return g;
 }
 
 }  // namespace

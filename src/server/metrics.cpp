@@ -1,0 +1,114 @@
+#include "src/server/metrics.h"
+
+#include <cstdio>
+
+namespace edihub::server {
+
+namespace {
+
+// A label value as the text format wants it: backslash, quote and line feed escaped.
+std::string label(const std::string& v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+void help(std::string* out, const char* name, const char* type, const char* text) {
+  *out += std::string("# HELP ") + name + " " + text + "\n# TYPE " + name + " " + type + "\n";
+}
+
+}  // namespace
+
+void Metrics::observe(const std::string& protocol, const std::string& partner, Outcome outcome, int64_t ms) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++messages_[{protocol, partner, std::string(outcome_name(outcome))}];
+  Histogram& h = latency_[protocol];
+  const double seconds = static_cast<double>(ms) / 1000.0;
+  for (size_t i = 0; i < kBuckets.size(); ++i)
+    if (seconds <= kBuckets[i]) {
+      ++h.buckets[i];
+      break;
+    }
+  ++h.count;
+  h.sum_seconds += seconds;
+}
+
+std::string Metrics::render(const store::Gauges* gauges, const std::vector<CertificateInUse>& certificates,
+                            int64_t now_ms) const {
+  std::string out;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    help(&out, "edihub_messages_total", "counter", "Requests answered, by protocol, partner and outcome.");
+    for (const auto& [k, n] : messages_)
+      out += "edihub_messages_total{protocol=\"" + label(std::get<0>(k)) + "\",partner=\"" + label(std::get<1>(k)) +
+             "\",outcome=\"" + label(std::get<2>(k)) + "\"} " + std::to_string(n) + "\n";
+    help(&out, "edihub_request_duration_seconds", "histogram", "Time from a complete request to its answer.");
+    for (const auto& [protocol, h] : latency_) {
+      int64_t cumulative = 0;
+      for (size_t i = 0; i < kBuckets.size(); ++i) {
+        cumulative += h.buckets[i];
+        out += "edihub_request_duration_seconds_bucket{protocol=\"" + label(protocol) + "\",le=\"" +
+               number(kBuckets[i]) + "\"} " + std::to_string(cumulative) + "\n";
+      }
+      out += "edihub_request_duration_seconds_bucket{protocol=\"" + label(protocol) + "\",le=\"+Inf\"} " +
+             std::to_string(h.count) + "\n";
+      out += "edihub_request_duration_seconds_sum{protocol=\"" + label(protocol) + "\"} " + number(h.sum_seconds) +
+             "\n";
+      out += "edihub_request_duration_seconds_count{protocol=\"" + label(protocol) + "\"} " +
+             std::to_string(h.count) + "\n";
+    }
+  }
+  help(&out, "edihub_store_up", "gauge", "1 when the store answered this scrape.");
+  out += std::string("edihub_store_up ") + (gauges != nullptr ? "1" : "0") + "\n";
+  if (gauges != nullptr) {
+    help(&out, "edihub_keys_open", "gauge", "Idempotency keys not completed, by state.");
+    for (const char* state : {"processing", "failed"}) {
+      auto it = gauges->open_keys.find(state);
+      out += std::string("edihub_keys_open{state=\"") + state + "\"} " +
+             std::to_string(it == gauges->open_keys.end() ? 0 : it->second) + "\n";
+    }
+    help(&out, "edihub_keys_poison", "gauge", "Keys that failed too often to be processed again.");
+    out += "edihub_keys_poison " + std::to_string(gauges->poison_keys) + "\n";
+    // Each family's samples together, as the format requires.
+    constexpr const char* kStates[] = {"pending", "in-flight", "sent", "failed"};
+    auto outbox = [&](const char* state) {
+      auto it = gauges->outbox.find(state);
+      return it != gauges->outbox.end() ? it->second : store::Gauges::Outbox{};
+    };
+    help(&out, "edihub_outbox_rows", "gauge", "Outbox rows not done, by state.");
+    for (const char* state : kStates)
+      out += std::string("edihub_outbox_rows{state=\"") + state + "\"} " + std::to_string(outbox(state).rows) + "\n";
+    help(&out, "edihub_outbox_oldest_age_seconds", "gauge", "Age of the oldest outbox row not done, by state.");
+    for (const char* state : kStates) {
+      const store::Gauges::Outbox o = outbox(state);
+      out += std::string("edihub_outbox_oldest_age_seconds{state=\"") + state + "\"} " +
+             number(o.rows > 0 ? static_cast<double>(now_ms - o.oldest_created_ms) / 1000.0 : 0) + "\n";
+    }
+    help(&out, "edihub_store_bytes", "gauge", "Size of the store (database file or PostgreSQL database).");
+    out += "edihub_store_bytes " + std::to_string(gauges->store_bytes) + "\n";
+    help(&out, "edihub_schema_version", "gauge", "The store's applied schema migration.");
+    out += "edihub_schema_version " + std::to_string(gauges->schema_version) + "\n";
+  }
+  help(&out, "edihub_certificate_expiry_timestamp_seconds", "gauge",
+       "When a certificate in use expires (its notAfter, seconds since the epoch).");
+  for (const CertificateInUse& c : certificates)
+    out += "edihub_certificate_expiry_timestamp_seconds{owner=\"" + label(c.owner) + "\",use=\"" + label(c.use) +
+           "\",subject=\"" + label(c.subject) + "\",serial=\"" + label(c.serial) + "\"} " + std::to_string(c.not_after) +
+           "\n";
+  return out;
+}
+
+}  // namespace edihub::server
