@@ -1,11 +1,13 @@
 // The subcommands of the `edihub` binary. Each returns the process exit code.
 #pragma once
 
+#include <ctime>
 #include <exception>
 #include <ostream>
 #include <string>
 
 #include "src/cli/args.h"
+#include "src/receivers/credentials.h"
 
 namespace edihub::cli {
 
@@ -55,6 +57,12 @@ int run_archive(const Args& args, std::ostream& out, std::ostream& err);
 const CommandSpec& outbox_spec();
 // `edihub outbox [retry ID | cancel ID]`: what is queued to be sent.
 int run_outbox(const Args& args, std::ostream& out, std::ostream& err);
+
+const CommandSpec& certs_spec();
+// `edihub certs [--config FILE] [--partners DIR] [--warn-days N] [--json]`: certificates in use, days left.
+int run_certs(const Args& args, std::ostream& out, std::ostream& err);
+int64_t days_left(const receivers::CertificateInUse& c, std::time_t now);  // rounded down; negative: expired
+inline constexpr int kCertificateWarnDays = 30;
 
 const CommandSpec& status_spec();
 // `edihub status [--db URI] [--json]`: keys, outcomes, row counts, store size.

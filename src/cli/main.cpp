@@ -21,6 +21,7 @@ const std::vector<Command>& commands() {
       {edihub::cli::replay_spec(), edihub::cli::run_replay},
       {edihub::cli::purge_spec(), edihub::cli::run_purge},
       {edihub::cli::status_spec(), edihub::cli::run_status},
+      {edihub::cli::certs_spec(), edihub::cli::run_certs},
       {edihub::cli::archive_spec(), edihub::cli::run_archive},
       {edihub::cli::outbox_spec(), edihub::cli::run_outbox},
       {edihub::cli::serve_spec(), edihub::cli::run_serve},

@@ -69,12 +69,6 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_;
 };
 
-// The gateway's configuration from --config, or the demo one.
-Result<config::Gateway> load_gateway(const Args& args) {
-  if (args.value("config").empty()) return config::Gateway::defaults();
-  return config::Gateway::load(args.value("config"));
-}
-
 // Our identities (for decryption, MDN signatures, the AS4 party).
 Result<std::pair<as2::Settings, as4::Settings>> load_settings(const config::Gateway& gw,
                                                               const config::Partners& partners) {

@@ -4,6 +4,8 @@
 
 #include <ctime>
 #include <ostream>
+#include <sstream>
+#include <vector>
 
 #include "src/cli/commands.h"
 #include "src/cli/duration.h"
@@ -16,10 +18,14 @@ const CommandSpec& status_spec() {
       "status",
       "Shows what the store holds: keys, recent outcomes, business rows, size.\n"
       "Idempotency keys by partner, protocol and state, their age, duplicates and conflicts\n"
-      "of the last 24 hours, business row counts and the store size.",
+      "of the last 24 hours, business row counts and the store size; a warning for every\n"
+      "certificate in use (ours, the partners') that expires within 30 days.",
       "",
       0,
-      {db_option(), {"json", "", "print one JSON object"}}};
+      {db_option(),
+       {"config", "FILE", "gateway config: warn for our certificates expiring within 30 days"},
+       partners_option(),
+       {"json", "", "print one JSON object"}}};
   return spec;
 }
 
@@ -33,6 +39,13 @@ int run_status(const Args& args, std::ostream& out, std::ostream& err) {
     return kStoreUnavailable;
   }
   const store::StatusReport& r = report.value();
+  // Certificates expiring soon; a config or partners dir that cannot be read is not this command's concern.
+  std::ostringstream ignored;
+  std::vector<receivers::CertificateInUse> expiring;
+  const std::time_t now = std::time(nullptr);
+  if (auto certs = certificates_from(args, ignored, "status"))
+    for (const auto& c : *certs)
+      if (days_left(c, now) < kCertificateWarnDays) expiring.push_back(c);
   if (args.flag("json")) {
     Poco::JSON::Object o(Poco::JSON_PRESERVE_KEY_ORDER);
     Poco::JSON::Array::Ptr keys = new Poco::JSON::Array;
@@ -58,6 +71,17 @@ int run_status(const Args& args, std::ostream& out, std::ostream& err) {
     o.set("rows", rows);
     o.set("store_bytes", r.store_bytes);
     o.set("schema_version", r.schema_version);
+    Poco::JSON::Array::Ptr soon = new Poco::JSON::Array;
+    for (const auto& c : expiring) {
+      Poco::JSON::Object::Ptr co = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+      co->set("owner", c.owner);
+      co->set("use", c.use);
+      co->set("subject", c.subject);
+      co->set("not_after", iso_utc(c.not_after * 1000));
+      co->set("days_left", days_left(c, now));
+      soon->add(co);
+    }
+    o.set("certificates_expiring", soon);
     o.stringify(out);
     out << "\n";
     return kOk;
@@ -75,6 +99,10 @@ int run_status(const Args& args, std::ostream& out, std::ostream& err) {
   out << "\nrows:";
   for (const auto& [table, count] : r.business_rows) out << " " << table << " " << count;
   out << "\nstore: " << r.store_bytes << " bytes, schema version " << r.schema_version << "\n";
+  for (const auto& c : expiring)
+    out << "warning: certificate " << c.owner << " " << c.use << " " << c.subject << " "
+        << (days_left(c, now) < 0 ? "expired" : "expires") << " " << iso_utc(c.not_after * 1000) << " ("
+        << days_left(c, now) << " days left): `edihub certs` lists them all\n";
   return kOk;
 }
 

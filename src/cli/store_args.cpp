@@ -36,4 +36,29 @@ std::optional<config::Partners> load_partners_from(const Args& args, std::ostrea
   return std::move(partners.value());
 }
 
+Result<config::Gateway> load_gateway(const Args& args) {
+  if (args.value("config").empty()) return config::Gateway::defaults();
+  return config::Gateway::load(args.value("config"));
+}
+
+std::optional<std::vector<receivers::CertificateInUse>> certificates_from(const Args& args, std::ostream& err,
+                                                                        const char* command) {
+  Result<config::Gateway> gw = load_gateway(args);
+  if (!gw.is_ok()) {
+    err << "edihub " << command << ": " << gw.status().message() << "\n";
+    return std::nullopt;
+  }
+  auto partners = config::Partners::load(args.value("partners", gw->partners_dir));
+  if (!partners.is_ok()) {
+    err << "edihub " << command << ": " << partners.status().message() << "\n";
+    return std::nullopt;
+  }
+  auto certs = receivers::certificates_in_use(gw.value(), partners.value());
+  if (!certs.is_ok()) {
+    err << "edihub " << command << ": " << certs.status().message() << "\n";
+    return std::nullopt;
+  }
+  return std::move(certs.value());
+}
+
 }  // namespace edihub::cli

@@ -1,12 +1,15 @@
-// What the store commands share: --db and --partners, with their defaults.
+// What the commands share: --db, --partners and --config, with their defaults.
 #pragma once
 
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "src/cli/args.h"
+#include "src/config/gateway.h"
 #include "src/config/partners.h"
+#include "src/receivers/credentials.h"
 #include "src/store/store.h"
 
 namespace edihub::cli {
@@ -24,5 +27,13 @@ std::unique_ptr<store::Store> open_store_from(const Args& args, std::ostream& er
 // Loads --partners. On failure prints why and returns nullopt.
 std::optional<config::Partners> load_partners_from(const Args& args, std::ostream& err,
                                                    const char* command);
+
+// The gateway's configuration from --config, or the demo one.
+Result<config::Gateway> load_gateway(const Args& args);
+
+// The certificates in use (--config's identities, --partners or the config's
+// partners dir), for `certs` and `status`. On failure prints why and returns nullopt.
+std::optional<std::vector<receivers::CertificateInUse>> certificates_from(const Args& args, std::ostream& err,
+                                                                        const char* command);
 
 }  // namespace edihub::cli

@@ -26,4 +26,23 @@ Result<std::vector<crypto::Identity>> load_identities(const config::Gateway& gw)
   return identities;
 }
 
+Result<std::vector<CertificateInUse>> certificates_in_use(const config::Gateway& gw, const config::Partners& partners) {
+  std::vector<CertificateInUse> out;
+  auto add = [&](const std::string& owner, const char* use, const std::string& file) -> Status {
+    Result<crypto::Certificate> c = crypto::Certificate::load_pem_file(file);
+    if (!c.is_ok()) return Status::invalid(owner + " " + use + " certificate: " + c.status().message());
+    out.push_back({owner, use, c->subject(), c->serial(), file, c->not_after()});
+    return Status::ok();
+  };
+  for (const auto& id : gw.identities)
+    if (Status s = add("edihub", "identity", id.cert); !s.is_ok()) return s;
+  for (const config::Partner& p : partners.all()) {
+    for (const std::string& file : p.signing_certificates)
+      if (Status s = add(p.id, "signing", file); !s.is_ok()) return s;
+    if (!p.encryption_certificate.empty())
+      if (Status s = add(p.id, "encryption", p.encryption_certificate); !s.is_ok()) return s;
+  }
+  return out;
+}
+
 }  // namespace edihub::receivers

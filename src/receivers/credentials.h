@@ -22,4 +22,15 @@ Result<SigningCertificates> load_signing_certificates(const config::Partners& pa
 // The gateway's <identity> certificates and keys; Invalid names the file.
 Result<std::vector<crypto::Identity>> load_identities(const config::Gateway& gw);
 
+// A certificate the gateway uses, for `edihub certs`, `edihub status` and /metrics.
+struct CertificateInUse {
+  std::string owner;  // "edihub" for our identities, else the partner id
+  std::string use;    // identity, signing, encryption
+  std::string subject, serial, file;
+  int64_t not_after = 0;  // seconds since the epoch
+};
+// Our identities' and every partner's signing and encryption certificates;
+// Invalid names the file that cannot be read.
+Result<std::vector<CertificateInUse>> certificates_in_use(const config::Gateway& gw, const config::Partners& partners);
+
 }  // namespace edihub::receivers

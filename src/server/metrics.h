@@ -15,16 +15,12 @@
 #include <vector>
 
 #include "src/common/outcome.h"
+#include "src/receivers/credentials.h"
 #include "src/store/reports.h"
 
 namespace edihub::server {
 
-struct CertificateInUse {
-  std::string owner;  // "edihub" for our identities, else the partner id
-  std::string use;    // identity, signing, encryption
-  std::string subject, serial;
-  int64_t not_after = 0;  // seconds since the epoch
-};
+using receivers::CertificateInUse;
 
 class Metrics {
  public:

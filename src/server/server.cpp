@@ -53,22 +53,6 @@ HttpAnswer ready_answer(const std::string& store_uri) {
   return a;
 }
 
-// Every certificate the gateway uses, for edihub_certificate_expiry_days.
-std::vector<CertificateInUse> certificates_in_use(const as2::Settings& as2, const config::Partners& partners) {
-  std::vector<CertificateInUse> out;
-  auto add = [&](const std::string& owner, const char* use, const crypto::Certificate& c) {
-    out.push_back({owner, use, c.subject(), c.serial(), c.not_after()});
-  };
-  for (const crypto::Identity& id : as2.identities) add("edihub", "identity", id.certificate);
-  for (const auto& [partner, certs] : as2.signing_certificates)
-    for (const crypto::Certificate& c : certs) add(partner, "signing", c);
-  for (const config::Partner& p : partners.all())
-    if (!p.encryption_certificate.empty())
-      if (Result<crypto::Certificate> c = crypto::Certificate::load_pem_file(p.encryption_certificate); c.is_ok())
-        add(p.id, "encryption", c.value());
-  return out;
-}
-
 }  // namespace
 
 // The <metrics> listener: GET /metrics, /healthz, /readyz; no log line per scrape.
@@ -248,9 +232,11 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
                const as4::Settings& as4, gate::Gate& gate, std::function<void()> queued)
     : impl_(std::make_unique<Impl>(config, partners, as2, as4, gate, std::move(queued))) {
   if (config.metrics_port >= 0) {
-    impl_->metrics_handler = std::make_unique<MetricsHandler>(config, impl_->metrics,
-                                                              certificates_in_use(as2, partners),
-                                                              gate.options().max_failures);
+    // Loaded by serve before: a file that cannot be read now is left out of the metrics.
+    Result<std::vector<CertificateInUse>> certs = receivers::certificates_in_use(config, partners);
+    impl_->metrics_handler = std::make_unique<MetricsHandler>(
+        config, impl_->metrics, certs.is_ok() ? certs.value() : std::vector<CertificateInUse>{},
+        gate.options().max_failures);
     ListenerOptions o;
     o.address = config.metrics_address;
     o.port = config.metrics_port;

@@ -1,0 +1,79 @@
+// `edihub certs`: every certificate the gateway uses, with the days it has left.
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+
+#include <cmath>
+#include <ctime>
+#include <ostream>
+
+#include "src/cli/commands.h"
+#include "src/cli/duration.h"
+#include "src/cli/store_args.h"
+
+namespace edihub::cli {
+
+const CommandSpec& certs_spec() {
+  static const CommandSpec spec{
+      "certs",
+      "Lists every certificate in use: ours and the partners', with the days they have left.\n"
+      "Our identities from --config (the demo identity without it); each partner's signing and\n"
+      "encryption certificates from --partners (default: the config's partners dir). Exit 0 when\n"
+      "none expires within --warn-days, 1 when one does or has expired, 2 on a usage or file error.",
+      "",
+      0,
+      {{"config", "FILE", "gateway config: our identities and the partners dir"},
+       partners_option(),
+       {"warn-days", "N", "warn for certificates expiring within N days (default 30)"},
+       {"json", "", "one JSON array"}}};
+  return spec;
+}
+
+int64_t days_left(const receivers::CertificateInUse& c, std::time_t now) {
+  return static_cast<int64_t>(std::floor(static_cast<double>(c.not_after - now) / 86400.0));
+}
+
+int run_certs(const Args& args, std::ostream& out, std::ostream& err) {
+  int warn_days = kCertificateWarnDays;
+  if (!args.value("warn-days").empty()) {
+    try {
+      warn_days = std::stoi(args.value("warn-days"));
+    } catch (const std::exception&) {
+      err << "edihub certs: --warn-days must be a number of days, not '" << args.value("warn-days") << "'\n";
+      return kUsage;
+    }
+  }
+  auto certs = certificates_from(args, err, "certs");
+  if (!certs) return kUsage;
+  const std::time_t now = std::time(nullptr);
+  bool warned = false;
+  Poco::JSON::Array list;
+  for (const receivers::CertificateInUse& c : *certs) {
+    const int64_t days = days_left(c, now);
+    const bool warn = days < warn_days;
+    warned = warned || warn;
+    if (args.flag("json")) {
+      Poco::JSON::Object::Ptr o = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+      o->set("owner", c.owner);
+      o->set("use", c.use);
+      o->set("subject", c.subject);
+      o->set("serial", c.serial);
+      o->set("not_after", iso_utc(c.not_after * 1000));
+      o->set("days_left", days);
+      o->set("warning", warn);
+      o->set("file", c.file);
+      list.add(o);
+      continue;
+    }
+    out << c.owner << " " << c.use << " " << c.subject << " serial " << c.serial << " not-after "
+        << iso_utc(c.not_after * 1000) << " " << days << " days left"
+        << (days < 0 ? "  EXPIRED" : warn ? "  WARNING: expires within " + std::to_string(warn_days) + " days" : "")
+        << "\n";
+  }
+  if (args.flag("json")) {
+    list.stringify(out);
+    out << "\n";
+  }
+  return warned ? kProblems : kOk;
+}
+
+}  // namespace edihub::cli
