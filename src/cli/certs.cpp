@@ -1,14 +1,17 @@
-// `edihub certs`: every certificate the gateway uses, with the days it has left.
+// `edihub certs`: every certificate the gateway uses, with the days it has left;
+// `edihub hash-password`: the hash a partner's <auth basic-password-hash> holds.
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
 
 #include <cmath>
 #include <ctime>
+#include <iostream>
 #include <ostream>
 
 #include "src/cli/commands.h"
 #include "src/cli/duration.h"
 #include "src/cli/store_args.h"
+#include "src/crypto/password.h"
 
 namespace edihub::cli {
 
@@ -74,6 +77,28 @@ int run_certs(const Args& args, std::ostream& out, std::ostream& err) {
     out << "\n";
   }
   return warned ? kProblems : kOk;
+}
+
+const CommandSpec& hash_password_spec() {
+  static const CommandSpec spec{
+      "hash-password",
+      "Prints the hash of a password read from standard input, for <auth basic-password-hash>.\n"
+      "PBKDF2-HMAC-SHA256, 100000 iterations, a fresh salt: the profile never holds the password.",
+      "",
+      0,
+      {}};
+  return spec;
+}
+
+int run_hash_password(const Args&, std::ostream& out, std::ostream& err) {
+  std::string password;
+  if (!std::getline(std::cin, password) || password.empty()) {
+    err << "edihub hash-password: give the password on standard input (one line)\n";
+    return kUsage;
+  }
+  if (!password.empty() && password.back() == '\r') password.pop_back();
+  out << crypto::hash_password(password) << "\n";
+  return kOk;
 }
 
 }  // namespace edihub::cli

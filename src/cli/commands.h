@@ -64,6 +64,10 @@ int run_certs(const Args& args, std::ostream& out, std::ostream& err);
 int64_t days_left(const receivers::CertificateInUse& c, std::time_t now);  // rounded down; negative: expired
 inline constexpr int kCertificateWarnDays = 30;
 
+const CommandSpec& hash_password_spec();
+// `echo PASSWORD | edihub hash-password`: the <auth basic-password-hash> of a partner.
+int run_hash_password(const Args& args, std::ostream& out, std::ostream& err);
+
 const CommandSpec& status_spec();
 // `edihub status [--db URI] [--json]`: keys, outcomes, row counts, store size.
 int run_status(const Args& args, std::ostream& out, std::ostream& err);

@@ -22,6 +22,7 @@ const std::vector<Command>& commands() {
       {edihub::cli::purge_spec(), edihub::cli::run_purge},
       {edihub::cli::status_spec(), edihub::cli::run_status},
       {edihub::cli::certs_spec(), edihub::cli::run_certs},
+      {edihub::cli::hash_password_spec(), edihub::cli::run_hash_password},
       {edihub::cli::archive_spec(), edihub::cli::run_archive},
       {edihub::cli::outbox_spec(), edihub::cli::run_outbox},
       {edihub::cli::serve_spec(), edihub::cli::run_serve},
@@ -35,7 +36,7 @@ void usage(std::ostream& out) {
          "Commands:\n";
   for (const auto& c : commands()) {
     std::string name = "  " + c.spec.name;
-    name.resize(12, ' ');
+    name.resize(17, ' ');
     out << name << c.spec.summary.substr(0, c.spec.summary.find('\n')) << "\n";
   }
   out << "\n'edihub <command> --help' describes a command's options.\n";

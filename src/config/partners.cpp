@@ -1,5 +1,8 @@
 #include "src/config/partners.h"
 
+#include "src/common/cidr.h"
+#include "src/crypto/password.h"
+
 #include <curl/curl.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -331,6 +334,23 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
       }
       p.as4_require_signature = sign;
       p.as4_require_encryption = encrypt;
+    }
+  }
+  for (pugi::xml_node a : root.children("auth")) {
+    if (pugi::xml_attribute ip = a.attribute("allow-ip")) {
+      if (!is_cidr(ip.as_string()))
+        return Status::invalid(name + ": <auth allow-ip> must be an address or a CIDR network (192.0.2.0/24, "
+                               "2001:db8::/32), not '" + std::string(ip.as_string()) + "'");
+      p.allow_ips.push_back(ip.as_string());
+    }
+    if (a.attribute("basic-user") || a.attribute("basic-password-hash")) {
+      p.basic_user = a.attribute("basic-user").as_string();
+      p.basic_password_hash = a.attribute("basic-password-hash").as_string();
+      if (p.basic_user.empty() || p.basic_user.find(':') != std::string::npos)
+        return Status::invalid(name + ": <auth basic-user> must be a user name without ':'");
+      if (!crypto::is_password_hash(p.basic_password_hash))
+        return Status::invalid(name + ": <auth basic-password-hash> must be what `edihub hash-password` prints "
+                               "(pbkdf2-sha256$ITERATIONS$SALT$HASH), never the password itself");
     }
   }
   for (pugi::xml_node m : root.children("mdn")) {

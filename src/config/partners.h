@@ -22,6 +22,9 @@
 //                     (AS4's own; without it AS4 follows the <security> above)
 //     <mdn async-url-allow="https://as2.acme.example/mdn"/>  (repeatable: URL prefixes)
 //     <mdn allow-md5="true"/>                          (md5 MDN signatures; refused by default)
+//     <auth basic-user="acme" basic-password-hash="pbkdf2-sha256$..."/>  (HTTP Basic on every
+//                     request; `edihub hash-password` makes the hash)
+//     <auth allow-ip="192.0.2.0/24"/>                  (repeatable: addresses that may send)
 //   </partner>
 // Certificate paths are relative to the partner file's directory.
 #pragma once
@@ -59,6 +62,9 @@ struct Partner {
   bool require_encryption = false;
   std::vector<std::string> async_mdn_prefixes;    // allowed Receipt-Delivery-Option URLs
   bool mdn_allow_md5 = false;                     // <mdn allow-md5="true"/>: md5 as MDN signing digest
+  // <auth>: checked on the wire before anything is decrypted (receivers/partner_auth.h).
+  std::vector<std::string> allow_ips;             // CIDRs; empty: any address
+  std::string basic_user, basic_password_hash;    // empty: no HTTP Basic
 
   // AS4: eb:From PartyId values (and types; an empty type matches any)
   std::vector<std::pair<std::string, std::string>> as4_parties;

@@ -4,6 +4,7 @@
 #include "parsers/mime/entity.h"
 #include "src/common/partner_text.h"
 #include "src/receivers/edge.h"
+#include "src/receivers/partner_auth.h"
 
 namespace edihub::receivers {
 
@@ -58,7 +59,8 @@ std::optional<HttpAnswer> Pipeline::screen(const HttpRequest& head) {
   Message m(head, c_);
   m.work.protocol = std::string(p_.name());
   HttpAnswer a;
-  if (edge(m, &a) == Next::Answer || (!p_.envelope_in_body() && p_.envelope(m, &a) == Next::Answer)) {
+  if (edge(m, &a) == Next::Answer ||
+      (!p_.envelope_in_body() && (p_.envelope(m, &a) == Next::Answer || authenticate(m, &a) == Next::Answer))) {
     a.close = true;  // the body is not read: the connection cannot go on
     a.partner = m.partner != nullptr ? m.partner->id : "";
     a.transport_id = m.work.arrival.transport_id;
@@ -66,6 +68,17 @@ std::optional<HttpAnswer> Pipeline::screen(const HttpRequest& head) {
     return a;
   }
   return std::nullopt;
+}
+
+// The partner's <auth> (IP allow-list, HTTP Basic), once the envelope named
+// the partner: before a stored receipt and before any decryption. Only what
+// came over the wire; replays from the command line are the operator's.
+Next Pipeline::authenticate(Message& m, HttpAnswer* answer) {
+  if (m.partner == nullptr || c_.transport != "http") return Next::Continue;
+  std::optional<HttpAnswer> refused = check_partner_auth(*m.partner, m.request);
+  if (!refused) return Next::Continue;
+  *answer = std::move(*refused);
+  return Next::Answer;
 }
 
 // A retransmission of something settled, answered from one indexed read:
@@ -213,8 +226,8 @@ HttpAnswer Pipeline::receive(const HttpRequest& request) {
   m.work.arrival.expected_partner = c_.expected_partner;
   m.work.bytes = static_cast<int64_t>(request.body.size());
   HttpAnswer a;
-  if (edge(m, &a) == Next::Answer || p_.envelope(m, &a) == Next::Answer || stored(m, &a) == Next::Answer ||
-      p_.unwrap(m, &a) == Next::Answer) {
+  if (edge(m, &a) == Next::Answer || p_.envelope(m, &a) == Next::Answer || authenticate(m, &a) == Next::Answer ||
+      stored(m, &a) == Next::Answer || p_.unwrap(m, &a) == Next::Answer) {
     log_uncommitted(m, a);
   } else {
     if (m.failure == gate::Failure::None) keys(m);

@@ -119,6 +119,7 @@ class Pipeline {
 
  private:
   Next edge(Message& m, HttpAnswer* answer);
+  Next authenticate(Message& m, HttpAnswer* answer);
   Next stored(Message& m, HttpAnswer* answer);
   void keys(Message& m);
   Next draft(Message& m, HttpAnswer* answer);

@@ -2,10 +2,12 @@
 #include <doctest/doctest.h>
 
 #include "src/common/budget.h"
+#include "src/common/cidr.h"
 #include "src/common/outcome.h"
 #include "src/common/partner_text.h"
 #include "src/common/status.h"
 #include "src/crypto/inflate.h"
+#include "src/crypto/password.h"
 
 #include <zlib.h>
 
@@ -81,4 +83,36 @@ TEST_CASE("Result: a value or the status, never both") {
   CHECK(bad.status().message() == "busy");
   Result<int> odd = Status::ok();  // an ok status without a value is not a value
   CHECK_FALSE(odd.is_ok());
+}
+
+TEST_CASE("IP allow-lists: IPv4 and IPv6 networks, exact addresses, malformed entries") {
+  CHECK(edihub::ip_allowed("192.0.2.7", {"192.0.2.0/24"}));
+  CHECK(!edihub::ip_allowed("192.0.3.7", {"192.0.2.0/24"}));
+  CHECK(edihub::ip_allowed("10.1.2.3", {"10.0.0.0/9"}));
+  CHECK(!edihub::ip_allowed("10.128.0.1", {"10.0.0.0/9"}));
+  CHECK(edihub::ip_allowed("192.0.2.7", {"192.0.2.7"}));
+  CHECK(!edihub::ip_allowed("192.0.2.8", {"192.0.2.7/32"}));
+  CHECK(edihub::ip_allowed("2001:db8::1", {"2001:db8::/32"}));
+  CHECK(!edihub::ip_allowed("2001:db9::1", {"2001:db8::/32"}));
+  CHECK(!edihub::ip_allowed("::ffff:192.0.2.7", {"192.0.2.0/24"}));  // another family: not matched
+  CHECK(edihub::ip_allowed("1.2.3.4", {"0.0.0.0/0"}));
+  CHECK(!edihub::ip_allowed("replay", {"0.0.0.0/0"}));
+  CHECK(!edihub::is_cidr("10.0.0.0/33"));
+  CHECK(!edihub::is_cidr("10.0.0/8"));
+  CHECK(!edihub::is_cidr("10.0.0.0/"));
+  CHECK(!edihub::is_cidr("::1/129"));
+  CHECK(edihub::is_cidr("::1/128"));
+}
+
+TEST_CASE("Passwords: PBKDF2 hashes verify the password and nothing else") {
+  const std::string h = edihub::crypto::hash_password("s3cret", 1000);
+  CHECK(h.rfind("pbkdf2-sha256$1000$", 0) == 0);
+  CHECK(edihub::crypto::is_password_hash(h));
+  CHECK(edihub::crypto::verify_password("s3cret", h));
+  CHECK(!edihub::crypto::verify_password("s3cret ", h));
+  CHECK(!edihub::crypto::verify_password("", h));
+  CHECK(edihub::crypto::hash_password("s3cret", 1000) != h);  // a fresh salt each time
+  CHECK(!edihub::crypto::is_password_hash("s3cret"));
+  CHECK(!edihub::crypto::is_password_hash("pbkdf2-sha256$10$AAAA$AAAA"));  // too few iterations, short hash
+  CHECK(!edihub::crypto::verify_password("s3cret", "pbkdf2-sha256$1000$$"));
 }
