@@ -331,6 +331,7 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
       if (which.empty()) {
         p.require_signature = sign;
         p.require_encryption = encrypt;
+        p.allow_expired = sec.attribute("allow-expired").as_bool(false);
       }
       p.as4_require_signature = sign;
       p.as4_require_encryption = encrypt;

@@ -17,7 +17,7 @@
 //                     none="true": not this partner's; without it, the gateway's <documents>)
 //     <certificate use="signing" file="certs/acme.crt"/>    (repeatable: rollover)
 //     <certificate use="encryption" file="certs/acme.crt"/>
-//     <security require-signature="true" require-encryption="true"/>
+//     <security require-signature="true" require-encryption="true" allow-expired="false"/>
 //     <security protocol="as4" require-signature="true" require-encryption="false"/>
 //                     (AS4's own; without it AS4 follows the <security> above)
 //     <mdn async-url-allow="https://as2.acme.example/mdn"/>  (repeatable: URL prefixes)
@@ -60,6 +60,7 @@ struct Partner {
   std::string encryption_certificate;             // PEM file, resolved path; may be empty
   bool require_signature = true;
   bool require_encryption = false;
+  bool allow_expired = false;  // <security allow-expired>: accept signatures by expired certificates
   std::vector<std::string> async_mdn_prefixes;    // allowed Receipt-Delivery-Option URLs
   bool mdn_allow_md5 = false;                     // <mdn allow-md5="true"/>: md5 as MDN signing digest
   // <auth>: checked on the wire before anything is decrypted (receivers/partner_auth.h).

@@ -1,5 +1,7 @@
 #include "src/receivers/credentials.h"
 
+#include <ctime>
+
 namespace edihub::receivers {
 
 Result<SigningCertificates> load_signing_certificates(const config::Partners& partners) {
@@ -24,6 +26,18 @@ Result<std::vector<crypto::Identity>> load_identities(const config::Gateway& gw)
     identities.push_back({cert.value(), key.value()});
   }
   return identities;
+}
+
+std::string expired_signer(const config::Partner& partner, const std::string& subject, int64_t signer_not_after,
+                           int64_t now_s) {
+  if (partner.allow_expired || signer_not_after >= now_s) return "";
+  char day[32];
+  const std::time_t t = static_cast<std::time_t>(signer_not_after);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::strftime(day, sizeof day, "%Y-%m-%d", &tm);
+  return "signed with a certificate that expired on " + std::string(day) + " (" + subject + "); partner '" +
+         partner.id + "' must sign with its current certificate";
 }
 
 Result<std::vector<CertificateInUse>> certificates_in_use(const config::Gateway& gw, const config::Partners& partners) {

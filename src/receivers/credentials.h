@@ -22,6 +22,12 @@ Result<SigningCertificates> load_signing_certificates(const config::Partners& pa
 // The gateway's <identity> certificates and keys; Invalid names the file.
 Result<std::vector<crypto::Identity>> load_identities(const config::Gateway& gw);
 
+// Why a message signed by `signer_not_after`'s certificate is refused: it
+// expired and the partner's <security allow-expired> is not set; empty when
+// it is accepted. Rollover: the partner's newer certificate keeps working.
+std::string expired_signer(const config::Partner& partner, const std::string& subject, int64_t signer_not_after,
+                           int64_t now_s);
+
 // A certificate the gateway uses, for `edihub certs`, `edihub status` and /metrics.
 struct CertificateInUse {
   std::string owner;  // "edihub" for our identities, else the partner id

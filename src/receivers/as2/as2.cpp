@@ -1,5 +1,7 @@
 #include "src/receivers/as2/as2.h"
 
+#include <ctime>
+
 #include <Poco/UUIDGenerator.h>
 
 #include "src/common/event_log.h"
@@ -113,7 +115,13 @@ Next As2Protocol::unwrap(Message& m, HttpAnswer* answer) {
     m.failure_text = partner_text(u.status().message(), 1000);
     return Next::Continue;
   }
-  if (m.partner->require_signature && !u->signed_) {
+  if (const std::string why = u->signed_ ? receivers::expired_signer(*m.partner, u->signer_subject,
+                                                                      u->signer_not_after, std::time(nullptr))
+                                         : "";
+      !why.empty()) {
+    m.failure = gate::Failure::AuthenticationFailed;
+    m.failure_text = "authentication-failed: " + why;
+  } else if (m.partner->require_signature && !u->signed_) {
     m.failure = gate::Failure::InsufficientSecurity;
     m.failure_text = "insufficient-message-security: partner '" + m.partner->id + "' must sign its messages";
   } else if (m.partner->require_encryption && !u->encrypted) {

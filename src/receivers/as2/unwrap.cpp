@@ -99,6 +99,7 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
       }
       out.signed_ = true;
       out.signer_subject = v->signer.subject();
+      out.signer_not_after = v->signer.not_after();
       out.signature_digest = v->digest;
       if (canonical_verified) {
         Status s = counted(lease, canonical.size());

@@ -28,6 +28,7 @@ struct Unwrapped {
   std::string payload;       // the EDI bytes (transfer encoding removed)
   bool encrypted = false, signed_ = false, compressed = false;
   std::string signer_subject;
+  int64_t signer_not_after = 0;  // the signer certificate's notAfter, seconds since the epoch
   std::string signature_digest;  // the digest the partner signed with
   std::string mic;               // base64, per RFC 4130 7.3.1 / RFC 5402 4
   std::string mic_algorithm;     // as returned in Received-Content-MIC

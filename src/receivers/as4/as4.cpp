@@ -90,6 +90,13 @@ bool As4Protocol::check_security(Message& m) {
   if (auto it = s_.signing_certificates.find(m.partner->id); it != s_.signing_certificates.end())
     policy.signers = it->second;
   crypto::wss::Failure f = crypto::wss::check(soap_, parts, policy, &security_);
+  if (!f && security_.is_signed)
+    if (const std::string why = receivers::expired_signer(*m.partner, security_.signer.subject(),
+                                                          security_.signer.not_after(), std::time(nullptr));
+        !why.empty()) {
+      security_.is_signed = false;  // not authenticated: the answer is not signed
+      f = {"EBMS:0101", why};
+    }
   if (f) {
     m.failure = failure_of(f);
     m.failure_text = f.detail;
