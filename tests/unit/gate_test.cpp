@@ -281,6 +281,9 @@ TEST_CASE("permanent failure: stored negative receipt, retried whatever the cont
   KeyOutcome f1 = gate::pass_key(g, *s, claim("8", "v1"), reject);
   CHECK(f1.outcome == Outcome::Rejected);
   CHECK(f1.receipt.body == "CONTRL 4 #1");
+  // What /metrics reads: one failed key, not yet poison.
+  CHECK(s->gauges(o.max_failures)->open_keys.at("failed") == 1);
+  CHECK(s->gauges(o.max_failures)->poison_keys == 0);
   // The cause may have been fixed, and a corrected copy is not a conflict: run again.
   KeyOutcome f2 = gate::pass_key(g, *s, claim("8", "v2"), reject);
   CHECK(f2.outcome == Outcome::Rejected);
@@ -288,6 +291,12 @@ TEST_CASE("permanent failure: stored negative receipt, retried whatever the cont
   CHECK(poison.outcome == Outcome::Poison);
   CHECK(poison.receipt.body == "CONTRL 4 #2");
   CHECK(runs == 2);
+  Result<store::Gauges> gauges = s->gauges(o.max_failures);
+  REQUIRE(gauges.is_ok());
+  CHECK(gauges->open_keys.at("failed") == 1);
+  CHECK(gauges->poison_keys == 1);
+  CHECK(gauges->open_keys.count("processing") == 0);
+  CHECK(gauges->store_bytes > 0);
 }
 
 TEST_CASE("a failed key that then succeeds is completed, and its retransmission is a duplicate") {

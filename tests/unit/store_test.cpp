@@ -355,6 +355,12 @@ TEST_CASE("outbox: due rows are leased in flight, delivered, retried, answered, 
   REQUIRE(s->outbox_retry(second, 0, "HTTP 500", true).is_ok());
   CHECK(s->outbox_entry(second).value()->state == "failed");
   CHECK(s->outbox_entry(second).value()->attempts == 2);
+  // What /metrics reads: the failed row, with its age from when it was queued.
+  Result<store::Gauges> gauges = s->gauges(5);
+  REQUIRE(gauges.is_ok());
+  CHECK(gauges->outbox.at("failed").rows == 1);
+  CHECK(gauges->outbox.at("failed").oldest_created_ms > 0);
+  CHECK(gauges->outbox.count("pending") == 0);
   CHECK(s->outbox_retry_now(second).value());
   CHECK(s->outbox_entry(second).value()->state == "pending");
   CHECK(s->outbox_entry(second).value()->attempts == 0);  // the operator's retry: a new round
@@ -370,7 +376,7 @@ TEST_CASE("outbox: due rows are leased in flight, delivered, retried, answered, 
 
 TEST_CASE("schema: migrations recorded once; bad URIs are clear errors") {
   TempDb db;
-  const int latest = test::on_postgresql() ? 2 : 4;  // schema/postgresql.sql starts at SQLite's third
+  const int latest = test::on_postgresql() ? 3 : 5;  // schema/postgresql.sql starts at SQLite's third
   { auto s = db.open(); CHECK(s->report()->schema_version == latest); }
   { auto s = db.open(); CHECK(s->report()->schema_version == latest); }
   auto bad = open_store("mysql://x");
