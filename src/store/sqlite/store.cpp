@@ -102,8 +102,10 @@ class SqliteStore : public Store {
   // A count(*)-style query with bound values: its first column.
   template <typename... Binds>
   Result<int64_t> scalar(const char* sql, Binds... binds);
-  // DELETE ... LIMIT in its own short transaction: rows deleted.
-  Result<int64_t> delete_batch(const char* sql, int64_t cutoff, int64_t batch);
+  // One write statement (a DELETE or UPDATE of a batch) with bound values, in
+  // its own short transaction: the rows it changed.
+  template <typename... Binds>
+  Result<int64_t> write_batch(const char* sql, Binds... binds);
 
   std::unique_ptr<Connection> c_;
   std::shared_ptr<GroupCommitter> committer_;  // null: commits on c_
@@ -183,20 +185,22 @@ Result<std::optional<Capture>> SqliteStore::read_capture(int64_t id) {
       Capture{q.text(0), q.text(1), q.text(2), crypto::RawDigest::from_hex(q.text(3)), q.blob(4), q.blob(5)});
 }
 
-Result<int64_t> SqliteStore::delete_batch(const char* sql, int64_t cutoff, int64_t batch) {
-  int64_t deleted = 0;
+template <typename... Binds>
+Result<int64_t> SqliteStore::write_batch(const char* sql, Binds... binds) {
+  int64_t changed = 0;
   Status s = transact_here(
       [&](Transaction&) -> Status {
-        Stmt del(*c_, sql);
-        del.bind(1, cutoff).bind(2, batch);
-        Result<int64_t> n = del.run();
+        Stmt q(*c_, sql);
+        int i = 0;
+        (q.bind(++i, binds), ...);
+        Result<int64_t> n = q.run();
         if (!n.is_ok()) return n.status();
-        deleted = n.value();
+        changed = n.value();
         return Status::ok();
       },
       c_->options().busy_timeout_ms);
   if (!s.is_ok()) return s;
-  return deleted;
+  return changed;
 }
 
 Result<PurgeBatch> SqliteStore::purge_keys(const PurgeRequest& req) {
@@ -250,13 +254,13 @@ Result<PurgeBatch> SqliteStore::purge_keys(const PurgeRequest& req) {
 
 Result<int64_t> SqliteStore::purge_messages(int64_t cutoff_ms, int batch, bool dry_run) {
   if (dry_run) return scalar("SELECT count(*) FROM messages WHERE received_at < ?1", cutoff_ms);
-  return delete_batch("DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE received_at < ?1 LIMIT ?2)",
+  return write_batch("DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE received_at < ?1 LIMIT ?2)",
                       cutoff_ms, batch);
 }
 
 Result<int64_t> SqliteStore::purge_captures(int64_t cutoff_ms, int batch, bool dry_run) {
   if (dry_run) return scalar("SELECT count(*) FROM captures WHERE received_at < ?1", cutoff_ms);
-  return delete_batch("DELETE FROM captures WHERE id IN (SELECT id FROM captures WHERE received_at < ?1 LIMIT ?2)",
+  return write_batch("DELETE FROM captures WHERE id IN (SELECT id FROM captures WHERE received_at < ?1 LIMIT ?2)",
                       cutoff_ms, batch);
 }
 
@@ -264,7 +268,7 @@ Result<int64_t> SqliteStore::purge_outbox(int64_t cutoff_ms, int batch, bool dry
   if (dry_run)
     return scalar("SELECT count(*) FROM outbox WHERE state IN ('delivered', 'cancelled') AND created_at < ?1",
                   cutoff_ms);
-  return delete_batch("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state IN ('delivered', 'cancelled')"
+  return write_batch("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state IN ('delivered', 'cancelled')"
                       " AND created_at < ?1 LIMIT ?2)",
                       cutoff_ms, batch);
 }
@@ -275,22 +279,10 @@ Result<int64_t> SqliteStore::purge_receipts(const PurgeRequest& req) {
     return scalar("SELECT count(*) FROM idempotency_keys WHERE received_at < ?1 AND (?2 = '' OR partner_id = ?2)"
                   " AND state = 'completed' AND receipt_body IS NOT NULL",
                   req.cutoff_ms, std::string_view(partner));
-  int64_t dropped = 0;
-  Status s = transact_here(
-      [&](Transaction&) -> Status {
-        Stmt q(*c_,
-               "UPDATE idempotency_keys SET receipt_status = NULL, receipt_headers = NULL, receipt_body = NULL"
-               " WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE received_at < ?1"
-               " AND (?2 = '' OR partner_id = ?2) AND state = 'completed' AND receipt_body IS NOT NULL LIMIT ?3)");
-        q.bind(1, req.cutoff_ms).bind(2, partner).bind(3, int64_t{req.batch});
-        Result<int64_t> n = q.run();
-        if (!n.is_ok()) return n.status();
-        dropped = n.value();
-        return Status::ok();
-      },
-      c_->options().busy_timeout_ms);
-  if (!s.is_ok()) return s;
-  return dropped;
+  return write_batch("UPDATE idempotency_keys SET receipt_status = NULL, receipt_headers = NULL, receipt_body = NULL"
+                     " WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE received_at < ?1"
+                     " AND (?2 = '' OR partner_id = ?2) AND state = 'completed' AND receipt_body IS NOT NULL LIMIT ?3)",
+                     req.cutoff_ms, std::string_view(partner), int64_t{req.batch});
 }
 
 Result<int64_t> SqliteStore::purge_lease_owners(int64_t cutoff_ms, bool dry_run) {
@@ -298,19 +290,7 @@ Result<int64_t> SqliteStore::purge_lease_owners(int64_t cutoff_ms, bool dry_run)
       " FROM lease_owners WHERE heartbeat_at < ?1 AND NOT EXISTS (SELECT 1 FROM idempotency_keys"
       " WHERE owner = lease_owners.id AND state = 'processing')";
   if (dry_run) return scalar((std::string("SELECT count(*)") + kGone).c_str(), cutoff_ms);
-  int64_t deleted = 0;
-  Status s = transact_here(
-      [&](Transaction&) -> Status {
-        Stmt del(*c_, (std::string("DELETE") + kGone).c_str());
-        del.bind(1, cutoff_ms);
-        Result<int64_t> n = del.run();
-        if (!n.is_ok()) return n.status();
-        deleted = n.value();
-        return Status::ok();
-      },
-      c_->options().busy_timeout_ms);
-  if (!s.is_ok()) return s;
-  return deleted;
+  return write_batch((std::string("DELETE") + kGone).c_str(), cutoff_ms);
 }
 
 Result<std::vector<std::string>> SqliteStore::partners_with_keys() {
