@@ -45,11 +45,10 @@ bool base64_decode(std::string_view in, std::string* out) {
   return quantum == 0 || (padding == 0 && quantum >= 2);
 }
 
-std::string base64_encode_lines(std::string_view data) {
+std::string base64_encode(std::string_view data) {
   static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
-  out.reserve(data.size() / 3 * 4 + data.size() / 57 * 2 + 8);
-  size_t line = 0;
+  out.reserve((data.size() + 2) / 3 * 4);
   for (size_t i = 0; i < data.size(); i += 3) {
     const uint32_t n = (static_cast<uint32_t>(static_cast<unsigned char>(data[i])) << 16) |
                        (i + 1 < data.size() ? static_cast<uint32_t>(static_cast<unsigned char>(data[i + 1])) << 8 : 0) |
@@ -58,12 +57,15 @@ std::string base64_encode_lines(std::string_view data) {
     out.push_back(k[(n >> 12) & 63]);
     out.push_back(i + 1 < data.size() ? k[(n >> 6) & 63] : '=');
     out.push_back(i + 2 < data.size() ? k[n & 63] : '=');
-    if ((line += 4) == 76) {
-      out += "\r\n";
-      line = 0;
-    }
   }
-  if (line != 0) out += "\r\n";
+  return out;
+}
+
+std::string base64_encode_lines(std::string_view data) {
+  const std::string flat = base64_encode(data);
+  std::string out;
+  out.reserve(flat.size() + flat.size() / 76 * 2 + 2);
+  for (size_t i = 0; i < flat.size(); i += 76) out.append(flat, i, 76).append("\r\n");
   return out;
 }
 

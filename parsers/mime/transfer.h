@@ -14,6 +14,8 @@ namespace edihub::mime {
 // any other character outside the alphabet, or bad padding, is an error.
 bool base64_decode(std::string_view in, std::string* out);
 
+// Base64 in one line, padded (for XML, hashes and MIC values).
+std::string base64_encode(std::string_view data);
 // Base64 in lines of 76 characters, each ended by CR LF (RFC 2045 6.8).
 std::string base64_encode_lines(std::string_view data);
 

@@ -1,5 +1,6 @@
 #include "src/crypto/cms.h"
 
+#include "parsers/mime/transfer.h"
 #include "src/crypto/inflate.h"
 
 #include <openssl/bn.h>
@@ -292,10 +293,7 @@ Result<std::string> mic(std::string_view content, std::string_view algorithm) {
   unsigned int len = 0;
   if (EVP_Digest(content.data(), content.size(), digest, &len, md, nullptr) != 1)
     return Status::invalid("digest failed: " + openssl_errors());
-  std::string b64(4 * ((len + 2) / 3) + 1, '\0');
-  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(b64.data()), digest, static_cast<int>(len));
-  b64.resize(static_cast<size_t>(n));
-  return b64;
+  return mime::base64_encode({reinterpret_cast<const char*>(digest), len});
 }
 
 }  // namespace edihub::crypto

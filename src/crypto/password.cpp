@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "parsers/mime/transfer.h"
+
 namespace edihub::crypto {
 
 namespace {
@@ -19,24 +21,6 @@ bool pbkdf2(std::string_view password, const std::string& salt, int iterations, 
                            reinterpret_cast<const unsigned char*>(salt.data()), static_cast<int>(salt.size()),
                            iterations, EVP_sha256(), static_cast<int>(kHashBytes),
                            reinterpret_cast<unsigned char*>(out->data())) == 1;
-}
-
-std::string base64(const std::string& bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3), '\0');
-  EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(bytes.data()),
-                  static_cast<int>(bytes.size()));
-  return out;
-}
-
-bool base64_decode(const std::string& in, std::string* out) {
-  if (in.empty() || in.size() % 4 != 0) return false;
-  out->assign(in.size() / 4 * 3, '\0');
-  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out->data()),
-                                reinterpret_cast<const unsigned char*>(in.data()), static_cast<int>(in.size()));
-  if (n < 0) return false;
-  const size_t pad = (in[in.size() - 1] == '=') + (in[in.size() - 2] == '=');
-  out->resize(static_cast<size_t>(n) - pad);
-  return true;
 }
 
 struct Parsed {
@@ -57,7 +41,11 @@ bool parse_hash(std::string_view stored, Parsed* p) {
       f[1].find_first_not_of("0123456789") != std::string::npos)
     return false;
   p->iterations = std::stoi(f[1]);
-  return p->iterations >= 1000 && base64_decode(f[2], &p->salt) && base64_decode(f[3], &p->hash) &&
+  // Salt and hash in plain base64: no line breaks or spaces inside a stored hash.
+  constexpr std::string_view kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=";
+  if (f[2].find_first_not_of(kAlphabet) != std::string::npos || f[3].find_first_not_of(kAlphabet) != std::string::npos)
+    return false;
+  return p->iterations >= 1000 && mime::base64_decode(f[2], &p->salt) && mime::base64_decode(f[3], &p->hash) &&
          p->hash.size() == kHashBytes && !p->salt.empty();
 }
 
@@ -67,7 +55,7 @@ std::string hash_password(std::string_view password, int iterations) {
   std::string salt(kSaltBytes, '\0'), hash;
   RAND_bytes(reinterpret_cast<unsigned char*>(salt.data()), static_cast<int>(salt.size()));
   pbkdf2(password, salt, iterations, &hash);
-  return std::string(kScheme) + "$" + std::to_string(iterations) + "$" + base64(salt) + "$" + base64(hash);
+  return std::string(kScheme) + "$" + std::to_string(iterations) + "$" + mime::base64_encode(salt) + "$" + mime::base64_encode(hash);
 }
 
 bool is_password_hash(std::string_view stored) {

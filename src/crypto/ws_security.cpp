@@ -639,8 +639,7 @@ Result<std::string> sign_envelope(std::string_view soap, const Identity& identit
   unsigned char* der = nullptr;
   const int der_len = i2d_X509(identity.certificate.get(), &der);
   if (der_len <= 0) return Status::invalid("sign: our certificate cannot be encoded");
-  std::string b64(static_cast<size_t>(4 * ((der_len + 2) / 3)), '\0');
-  EVP_EncodeBlock(reinterpret_cast<unsigned char*>(b64.data()), der, der_len);
+  const std::string b64 = mime::base64_encode({reinterpret_cast<const char*>(der), static_cast<size_t>(der_len)});
   OPENSSL_free(der);
   xmlNode* token = xmlNewChild(security, wsse, BAD_CAST "BinarySecurityToken", BAD_CAST b64.c_str());
   xmlSetProp(token, BAD_CAST "EncodingType",
