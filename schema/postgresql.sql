@@ -184,3 +184,33 @@ CREATE TABLE lease_owners (
 
 -- migration 3: an index on the keys not completed, for /metrics (SQLite's migration 5)
 CREATE INDEX idempotency_keys_open ON idempotency_keys (state, failures) WHERE state <> 'completed';
+
+-- migration 4: the operator console (SQLite's migration 6)
+CREATE TABLE operators (
+  name          TEXT    PRIMARY KEY,
+  password_hash TEXT    NOT NULL,
+  role          TEXT    NOT NULL CHECK (role IN ('viewer', 'operator')),
+  created_at    BIGINT  NOT NULL
+);
+CREATE TABLE console_sessions (
+  token_sha256 TEXT    PRIMARY KEY,
+  operator     TEXT    NOT NULL REFERENCES operators (name) ON DELETE CASCADE,
+  csrf         TEXT    NOT NULL,
+  created_at   BIGINT  NOT NULL,
+  expires_at   BIGINT  NOT NULL
+);
+CREATE TABLE audit (
+  id       BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  at       BIGINT  NOT NULL,
+  operator TEXT    NOT NULL,
+  action   TEXT    NOT NULL,
+  target   TEXT    NOT NULL,
+  result   TEXT    NOT NULL,
+  peer     TEXT
+);
+CREATE INDEX audit_at ON audit (at);
+CREATE INDEX messages_partner_received ON messages (partner_id, received_at);
+CREATE INDEX messages_transport_id ON messages (transport_id);
+CREATE INDEX outbox_reference ON outbox (reference);
+CREATE INDEX invoices_source ON invoices (partner_id, source);
+CREATE INDEX shipment_notices_source ON shipment_notices (partner_id, source);

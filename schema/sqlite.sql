@@ -253,3 +253,35 @@ CREATE TABLE lease_owners (
 -- A scrape counts processing and failed keys every few seconds: through this
 -- partial index it reads only those rows, never the whole table.
 CREATE INDEX idempotency_keys_open ON idempotency_keys (state, failures) WHERE state <> 'completed';
+
+-- migration 6: the operator console: accounts, sessions, the audit trail, and
+-- the indexes its pages read by (a partner's newest messages, one transport
+-- message's rows, the outbox rows and documents an interchange caused)
+CREATE TABLE operators (
+  name          TEXT    PRIMARY KEY,
+  password_hash TEXT    NOT NULL,  -- crypto/password.h, never the password
+  role          TEXT    NOT NULL CHECK (role IN ('viewer', 'operator')),
+  created_at    INTEGER NOT NULL
+);
+CREATE TABLE console_sessions (
+  token_sha256 TEXT    PRIMARY KEY,  -- the cookie's digest: a stolen database holds no session
+  operator     TEXT    NOT NULL REFERENCES operators (name) ON DELETE CASCADE,
+  csrf         TEXT    NOT NULL,
+  created_at   INTEGER NOT NULL,
+  expires_at   INTEGER NOT NULL
+);
+CREATE TABLE audit (
+  id       INTEGER PRIMARY KEY,
+  at       INTEGER NOT NULL,
+  operator TEXT    NOT NULL,
+  action   TEXT    NOT NULL,
+  target   TEXT    NOT NULL,
+  result   TEXT    NOT NULL,
+  peer     TEXT
+);
+CREATE INDEX audit_at ON audit (at);
+CREATE INDEX messages_partner_received ON messages (partner_id, received_at);
+CREATE INDEX messages_transport_id ON messages (transport_id);
+CREATE INDEX outbox_reference ON outbox (reference);
+CREATE INDEX invoices_source ON invoices (partner_id, source);
+CREATE INDEX shipment_notices_source ON shipment_notices (partner_id, source);

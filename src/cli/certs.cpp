@@ -90,13 +90,18 @@ const CommandSpec& hash_password_spec() {
   return spec;
 }
 
+bool read_password_line(std::istream& in, std::string* password) {
+  if (!std::getline(in, *password)) return false;
+  if (!password->empty() && password->back() == '\r') password->pop_back();
+  return !password->empty();
+}
+
 int run_hash_password(const Args&, std::ostream& out, std::ostream& err) {
   std::string password;
-  if (!std::getline(std::cin, password) || password.empty()) {
+  if (!read_password_line(std::cin, &password)) {
     err << "edihub hash-password: give the password on standard input (one line)\n";
     return kUsage;
   }
-  if (!password.empty() && password.back() == '\r') password.pop_back();
   out << crypto::hash_password(password) << "\n";
   return kOk;
 }

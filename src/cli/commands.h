@@ -3,6 +3,7 @@
 
 #include <ctime>
 #include <exception>
+#include <istream>
 #include <ostream>
 #include <string>
 
@@ -67,6 +68,12 @@ inline constexpr int kCertificateWarnDays = 30;
 const CommandSpec& hash_password_spec();
 // `echo PASSWORD | edihub hash-password`: the <auth basic-password-hash> of a partner.
 int run_hash_password(const Args& args, std::ostream& out, std::ostream& err);
+// One line from `in` without its line end; false when there is none or it is empty.
+bool read_password_line(std::istream& in, std::string* password);
+
+const CommandSpec& operator_spec();
+// `echo PASSWORD | edihub operator add NAME [--role R]`, `list`, `remove NAME`: console accounts.
+int run_operator(const Args& args, std::ostream& out, std::ostream& err);
 
 const CommandSpec& status_spec();
 // `edihub status [--db URI] [--json]`: keys, outcomes, row counts, store size.

@@ -1,6 +1,5 @@
 #include "src/cli/duration.h"
 
-#include <ctime>
 
 namespace edihub::cli {
 
@@ -17,16 +16,6 @@ std::optional<int64_t> parse_duration_ms(std::string_view text) {
   if (unit == "h") return n * 3600 * 1000;
   if (unit == "d") return n * 24 * 3600 * 1000;
   return std::nullopt;
-}
-
-std::string iso_utc(int64_t ms) {
-  if (ms == 0) return "-";
-  std::time_t t = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 }  // namespace edihub::cli

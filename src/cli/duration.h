@@ -7,12 +7,13 @@
 #include <string>
 #include <string_view>
 
+#include "src/common/utc.h"
+
 namespace edihub::cli {
 
 // Milliseconds, or nullopt when `text` is not a number followed by ms/s/m/h/d.
 std::optional<int64_t> parse_duration_ms(std::string_view text);
 
-// A store time (ms since the epoch) as ISO 8601 UTC to the second; "-" for 0 (none).
-std::string iso_utc(int64_t ms);
+using edihub::iso_utc;  // src/common/utc.h
 
 }  // namespace edihub::cli

@@ -23,6 +23,7 @@ const std::vector<Command>& commands() {
       {edihub::cli::status_spec(), edihub::cli::run_status},
       {edihub::cli::certs_spec(), edihub::cli::run_certs},
       {edihub::cli::hash_password_spec(), edihub::cli::run_hash_password},
+      {edihub::cli::operator_spec(), edihub::cli::run_operator},
       {edihub::cli::archive_spec(), edihub::cli::run_archive},
       {edihub::cli::outbox_spec(), edihub::cli::run_outbox},
       {edihub::cli::serve_spec(), edihub::cli::run_serve},

@@ -133,6 +133,9 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   if (server.metrics_port() >= 0)
     out << "edihub: metrics on http://" << gw.metrics_address << ":" << server.metrics_port() << "/metrics"
         << std::endl;
+  if (server.console_port() >= 0)
+    out << "edihub: operator console on " << (gw.console_tls_cert.empty() ? "http" : "https") << "://"
+        << gw.console_address << ":" << server.console_port() << "/" << std::endl;
   if (gw.log_format == "json") {
     spdlog::info(R"({{"listening":"{}:{}"}})", gw.address, server.port());
   } else {

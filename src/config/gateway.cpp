@@ -53,6 +53,20 @@ Result<Gateway> Gateway::load(const std::string& path) {
     if (g.metrics_port < 0 || g.metrics_port > 65535)
       return Status::invalid(path + ": <metrics port> must be 0-65535");
   }
+  if (pugi::xml_node c = root.child("console")) {
+    g.console_address = c.attribute("address").as_string("127.0.0.1");
+    g.console_port = c.attribute("port").as_int(8443);
+    g.console_session_minutes = c.attribute("session-minutes").as_int(480);
+    if (g.console_port < 0 || g.console_port > 65535)
+      return Status::invalid(path + ": <console port> must be 0-65535");
+    if (g.console_session_minutes < 1) return Status::invalid(path + ": <console session-minutes> must be at least 1");
+    if (pugi::xml_node t = c.child("tls")) {
+      if (!t.attribute("cert") || !t.attribute("key"))
+        return Status::invalid(path + ": <console><tls> needs cert and key attributes");
+      g.console_tls_cert = resolve(t.attribute("cert").value());
+      g.console_tls_key = resolve(t.attribute("key").value());
+    }
+  }
   if (pugi::xml_node s = root.child("store")) {
     std::string uri = s.attribute("uri").as_string(g.store_uri.c_str());
     const std::string scheme = "sqlite:";

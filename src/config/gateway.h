@@ -18,6 +18,9 @@
 //                                                      every partner without its own <documents>)
 //     <gate lease-seconds="300" wait-seconds="10" owner-timeout-seconds="10" node-id="HOST:PORT"/>
 //     <metrics address="127.0.0.1" port="9108"/>   (off without it: GET /metrics, Prometheus)
+//     <console address="127.0.0.1" port="8443" session-minutes="480">  (off without it: the
+//       <tls cert="console.crt" key="console.key"/>                      operator console)
+//     </console>
 //     <log format="text|json"/>   (a crashed worker's keys are taken
 //                                                      over after the lease)
 //   </edihub>
@@ -67,6 +70,11 @@ struct Gateway {
   // <metrics>: a listener of its own for GET /metrics (and /healthz, /readyz); off when port < 0.
   std::string metrics_address = "127.0.0.1";
   int metrics_port = -1;
+  // <console>: the operator console's listener (src/console/); off when port < 0.
+  std::string console_address = "127.0.0.1";
+  int console_port = -1;
+  std::string console_tls_cert, console_tls_key;  // both empty: plain HTTP (loopback use)
+  int console_session_minutes = 480;              // a login lasts this long
   int lease_seconds = 300;
   int wait_seconds = 10;
   int owner_timeout_seconds = 10;  // a lease owner silent this long is gone (its leases taken over)

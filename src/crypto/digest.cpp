@@ -14,12 +14,16 @@ std::string sha256_hex(std::initializer_list<std::string_view> parts) {
   for (std::string_view p : parts) EVP_DigestUpdate(ctx, p.data(), p.size());
   EVP_DigestFinal_ex(ctx, md, &len);
   EVP_MD_CTX_free(ctx);
-  static const char* hex = "0123456789abcdef";
+  return hex(std::string_view(reinterpret_cast<const char*>(md), len));
+}
+
+std::string hex(std::string_view bytes) {
+  static const char* digits = "0123456789abcdef";
   std::string out;
-  out.reserve(len * 2);
-  for (unsigned int i = 0; i < len; ++i) {
-    out.push_back(hex[md[i] >> 4]);
-    out.push_back(hex[md[i] & 15]);
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out.push_back(digits[c >> 4]);
+    out.push_back(digits[c & 15]);
   }
   return out;
 }

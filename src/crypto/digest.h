@@ -9,6 +9,8 @@
 
 namespace edihub::crypto {
 
+// `bytes` as lower-case hex.
+std::string hex(std::string_view bytes);
 // Lower-case hex SHA-256 of `data`.
 std::string sha256_hex(std::string_view data);
 // The same over the concatenation of `parts`, without building it.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "parsers/mime/transfer.h"
+#include "src/crypto/digest.h"
 
 namespace edihub::crypto {
 
@@ -68,6 +69,12 @@ bool verify_password(std::string_view password, std::string_view stored) {
   std::string hash;
   if (!parse_hash(stored, &p) || !pbkdf2(password, p.salt, p.iterations, &hash)) return false;
   return CRYPTO_memcmp(hash.data(), p.hash.data(), kHashBytes) == 0;
+}
+
+std::string random_hex(size_t bytes) {
+  std::string raw(bytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(raw.size())) != 1) return {};
+  return hex(raw);
 }
 
 }  // namespace edihub::crypto

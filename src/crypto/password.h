@@ -2,6 +2,7 @@
 // credentials in the profile, never the password itself.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -13,5 +14,9 @@ std::string hash_password(std::string_view password, int iterations = 100000);
 bool verify_password(std::string_view password, std::string_view stored);
 // Whether a stored hash has the form hash_password writes (for the profile loader).
 bool is_password_hash(std::string_view stored);
+
+// `bytes` bytes from OpenSSL's CSPRNG as lowercase hex (session tokens, CSRF tokens); empty
+// when the generator fails.
+std::string random_hex(size_t bytes);
 
 }  // namespace edihub::crypto

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "src/common/partner_text.h"
+#include "src/console/console.h"
 #include "src/receivers/mdn_intake.h"
 #include "src/receivers/pipeline.h"
 #include "src/server/delivery/as2_channel.h"
@@ -90,6 +91,19 @@ struct MetricsHandler : Handler {
   const Metrics& metrics;
   const std::vector<CertificateInUse> certificates;
   const int max_failures;
+};
+
+// The <console> listener: the operator console (src/console/), one log line per request.
+struct ConsoleHandler : Handler {
+  explicit ConsoleHandler(console::Context context) : app(std::move(context)) {}
+  std::optional<HttpAnswer> on_head(const HttpRequest& head) override { return app.on_head(head); }
+  HttpAnswer on_request(const HttpRequest& request) override { return app.handle(request); }
+  void on_answered(const HttpRequest& request, const HttpAnswer& a, int64_t ms) override {
+    if (path_of(request) == "/style.css" || path_of(request) == "/healthz") return;
+    spdlog::info("console peer={} {} {} status={} ms={}", request.peer, partner_text(request.method, 8),
+                 partner_text(path_of(request), 200), a.status, ms);
+  }
+  console::Console app;
 };
 
 struct Server::Impl : Handler {
@@ -226,17 +240,22 @@ struct Server::Impl : Handler {
   Metrics metrics;
   std::unique_ptr<MetricsHandler> metrics_handler;
   std::unique_ptr<HttpServer> metrics_http;  // null without <metrics>
+  std::unique_ptr<ConsoleHandler> console_handler;
+  std::unique_ptr<HttpServer> console_http;  // null without <console>
 };
 
 Server::Server(const config::Gateway& config, const config::Partners& partners, const as2::Settings& as2,
                const as4::Settings& as4, gate::Gate& gate, std::function<void()> queued)
     : impl_(std::make_unique<Impl>(config, partners, as2, as4, gate, std::move(queued))) {
-  if (config.metrics_port >= 0) {
-    // Loaded by serve before: a file that cannot be read now is left out of the metrics.
+  // Loaded by serve before: a file that cannot be read now is left out of the metrics and the console.
+  std::vector<CertificateInUse> certificates;
+  if (config.metrics_port >= 0 || config.console_port >= 0) {
     Result<std::vector<CertificateInUse>> certs = receivers::certificates_in_use(config, partners);
-    impl_->metrics_handler = std::make_unique<MetricsHandler>(
-        config, impl_->metrics, certs.is_ok() ? certs.value() : std::vector<CertificateInUse>{},
-        gate.options().max_failures);
+    if (certs.is_ok()) certificates = std::move(certs.value());
+  }
+  if (config.metrics_port >= 0) {
+    impl_->metrics_handler =
+        std::make_unique<MetricsHandler>(config, impl_->metrics, certificates, gate.options().max_failures);
     ListenerOptions o;
     o.address = config.metrics_address;
     o.port = config.metrics_port;
@@ -246,6 +265,27 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
     o.max_connections = 64;
     o.max_connections_per_client = 16;
     impl_->metrics_http = std::make_unique<HttpServer>(o, *impl_->metrics_handler);
+  }
+
+  if (config.console_port >= 0) {
+    console::Context c;
+    c.gateway = &config;
+    c.partners = &partners;
+    c.gate = &gate;
+    c.certificates = certificates;
+    c.store = [uri = config.store_uri](std::string* error) { return thread_store(uri, error); };
+    impl_->console_handler = std::make_unique<ConsoleHandler>(std::move(c));
+    ListenerOptions o;
+    o.address = config.console_address;
+    o.port = config.console_port;
+    o.tls_cert = config.console_tls_cert;
+    o.tls_key = config.console_tls_key;
+    o.threads = 4;
+    o.queue = 32;
+    o.max_body_bytes = 64 * 1024;  // forms only
+    o.max_connections = 128;
+    o.max_connections_per_client = 32;
+    impl_->console_http = std::make_unique<HttpServer>(o, *impl_->console_handler);
   }
 }
 
@@ -257,10 +297,14 @@ Status Server::start() {
   if (impl_->metrics_http) {
     if (Status s = impl_->metrics_http->start(); !s.is_ok()) return Status::unavailable("<metrics>: " + s.message());
   }
+  if (impl_->console_http) {
+    if (Status s = impl_->console_http->start(); !s.is_ok()) return Status::unavailable("<console>: " + s.message());
+  }
   return Status::ok();
 }
 
 void Server::stop(int grace_ms) {
+  if (impl_->console_http) impl_->console_http->stop(0);
   if (impl_->metrics_http) impl_->metrics_http->stop(0);
   impl_->http.stop(grace_ms);
   impl_->log.stop();
@@ -269,5 +313,7 @@ void Server::stop(int grace_ms) {
 int Server::port() const { return impl_->http.port(); }
 
 int Server::metrics_port() const { return impl_->metrics_http ? impl_->metrics_http->port() : -1; }
+
+int Server::console_port() const { return impl_->console_http ? impl_->console_http->port() : -1; }
 
 }  // namespace edihub::server

@@ -2,7 +2,8 @@
 // through the AS4 pipeline, GET /healthz (alive: answered by the I/O thread,
 // even when every worker is busy) and GET /readyz (the store answers), one
 // log line per request. With <metrics>, a second listener serves GET
-// /metrics (Prometheus, metrics.h).
+// /metrics (Prometheus, metrics.h); with <console>, a third serves the
+// operator console (src/console/).
 #pragma once
 
 #include <functional>
@@ -29,6 +30,7 @@ class Server {
   void stop(int grace_ms);
   int port() const;
   int metrics_port() const;  // -1 without <metrics>
+  int console_port() const;  // -1 without <console>
 
  private:
   struct Impl;

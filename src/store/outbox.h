@@ -43,6 +43,7 @@ struct OutboxEntry {
 
 struct OutboxFilter {
   std::optional<std::string> partner_id, state;
+  std::optional<std::string> reference;  // the key the rows answer (an interchange's acks)
   int limit = 100;
 };
 

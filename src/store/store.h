@@ -10,6 +10,7 @@
 
 #include "src/common/status.h"
 #include "src/store/captures.h"
+#include "src/store/console.h"
 #include "src/store/key_store.h"
 #include "src/store/message_log.h"
 #include "src/store/outbox.h"
@@ -24,7 +25,11 @@ class Store : public KeyStore,
               public OutboxStore,
               public CaptureStore,
               public Retention,
-              public Reports {};
+              public Reports {
+ public:
+  // The operator console's reads and its own tables, on this connection.
+  virtual ConsoleStore& console() = 0;
+};
 
 struct StoreOptions {
   // SQLite: FULL makes every commit durable before a positive receipt; NORMAL

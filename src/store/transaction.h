@@ -48,6 +48,10 @@ class Transaction {
                                   const Settlement& settlement) = 0;
   // Ends the lease now, so the partner's retry takes the key over at once.
   virtual Result<bool> release_key(const MessageKey& key, int64_t token) = 0;
+  // The operator's release of a poison key (failed, still with `attempts`):
+  // its failure count back to 0, so the partner's next retransmission is
+  // processed. False when the key moved on meanwhile.
+  virtual Result<bool> forgive_key(const MessageKey& key, int64_t attempts) = 0;
   // The answer to a conflicting message, by its raw digest: a partner looping
   // on it is answered from here, without a private-key operation.
   virtual Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& receipt) = 0;

@@ -37,7 +37,7 @@ has 'edihub_store_up 1'
 has 'edihub_keys_open{state="failed"} 1'
 has 'edihub_keys_open{state="processing"} 0'
 has 'edihub_keys_poison 0'
-has 'edihub_schema_version 5'
+has 'edihub_schema_version 6'
 grep -q '^edihub_outbox_rows{state="pending"} [0-9]' "$WORK/metrics" || fail "no outbox rows"
 # The demo certificates: ours and acme's (signing and encryption), about ten years left.
 for what in 'owner="edihub",use="identity"' 'owner="acme",use="signing"' 'owner="acme",use="encryption"'; do
@@ -49,4 +49,11 @@ check_eq "no /metrics for partners" 404 "$(curl -s -o /dev/null -w '%{http_code}
 check_eq "metrics /readyz" 200 "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$mport/readyz")"
 promtool check rules "$REPO/tools/prometheus/edihub-alerts.yml" >"$WORK/rules.out" 2>&1 ||
   fail "promtool check rules: $(cat "$WORK/rules.out")"
+# The Grafana dashboard: JSON, and every metric it queries is in this scrape.
+dashboard="$REPO/tools/grafana/edihub-dashboard.json"
+node -e 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$dashboard" 2>"$WORK/dashboard.out" ||
+  fail "dashboard JSON: $(cat "$WORK/dashboard.out")"
+for m in $(grep -oE 'edihub_[a-z_]+' "$dashboard" | sort -u); do
+  grep -qE "^$m[{ ]" "$WORK/metrics" || fail "the dashboard queries $m, not in /metrics"
+done
 finish

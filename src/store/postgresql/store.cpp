@@ -2,6 +2,7 @@
 
 #include "src/common/partner_text.h"
 #include "src/store/postgresql/connection.h"
+#include "src/store/postgresql/console.h"
 #include "src/store/versions.h"
 
 namespace edihub::store::postgresql {
@@ -140,6 +141,11 @@ class PgTransaction : public Transaction {
     return one(c_.exec("UPDATE idempotency_keys SET lease_until = $1, updated_at = $1"
                        " WHERE partner_id = $2 AND message_id = $3 AND state = 'processing' AND attempts = $4",
                        Params().add(now_).add(key.partner_id).add(key.message_id).add(token)));
+  }
+  Result<bool> forgive_key(const MessageKey& key, int64_t attempts) override {
+    return one(c_.exec("UPDATE idempotency_keys SET failures = 0, updated_at = $1"
+                       " WHERE partner_id = $2 AND message_id = $3 AND state = 'failed' AND attempts = $4",
+                       Params().add(now_).add(key.partner_id).add(key.message_id).add(attempts)));
   }
   Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& r) override {
     return done(c_.exec("INSERT INTO conflict_receipts (partner_id, message_id, raw_sha256, created_at,"
@@ -333,7 +339,7 @@ Result<Applied> PgTransaction::put_invoice(const std::string& partner, const bus
 
 class PgStore : public Store {
  public:
-  explicit PgStore(std::unique_ptr<Connection> c) : c_(std::move(c)) {}
+  explicit PgStore(std::unique_ptr<Connection> c) : c_(std::move(c)), console_(*c_) {}
 
   // KeyStore
   Result<std::optional<KeyRecord>> lookup(const MessageKey& key) override { return read_key_row(*c_, key); }
@@ -411,9 +417,10 @@ class PgStore : public Store {
   }
   Result<std::vector<OutboxEntry>> list_outbox(const OutboxFilter& f) override {
     Result<Rows> r = c_->exec("SELECT " OUTBOX_COLUMNS " FROM outbox WHERE ($1::text = '' OR partner_id = $1)"
-                              " AND ($2::text = '' OR state = $2) ORDER BY id DESC LIMIT $3",
+                              " AND ($2::text = '' OR state = $2) AND ($4::text = '' OR reference = $4)"
+                              " ORDER BY id DESC LIMIT $3",
                               Params().add(f.partner_id.value_or("")).add(f.state.value_or(""))
-                                  .add(int64_t{f.limit}));
+                                  .add(int64_t{f.limit}).add(f.reference.value_or("")));
     if (!r.is_ok()) return r.status();
     return outbox_rows(r.value());
   }
@@ -511,6 +518,8 @@ class PgStore : public Store {
   Result<Gauges> gauges(int max_failures) override;
   Result<int64_t> now_ms() override { return c_->clock_ms(); }
 
+  ConsoleStore& console() override { return console_; }
+
  private:
   // The database's clock with the test skew, as SQL (a literal: no parameter).
   std::string now_sql() const {
@@ -529,6 +538,7 @@ class PgStore : public Store {
   }
 
   std::unique_ptr<Connection> c_;
+  Console console_;
 };
 
 Status PgStore::transact(const TransactionWork& work, int64_t lock_wait_ms) {

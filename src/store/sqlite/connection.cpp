@@ -79,6 +79,22 @@ void Connection::rollback() {
   if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
+Result<int64_t> Connection::write_alone(Stmt& q) {
+  Status begun = begin(options_.busy_timeout_ms);
+  if (!begun.is_ok()) return begun;
+  Result<int64_t> n = q.run();
+  if (!n.is_ok()) {
+    rollback();
+    return n.status();
+  }
+  Status committed = commit();
+  if (!committed.is_ok()) {
+    rollback();
+    return committed;
+  }
+  return n;
+}
+
 Stmt::Stmt(Connection& c, const char* sql) : c_(c), sql_(sql) {
   error_ = sqlite3_prepare_v3(c.db(), sql, -1, SQLITE_PREPARE_PERSISTENT, &s_, nullptr);
 }

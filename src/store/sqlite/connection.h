@@ -50,6 +50,9 @@ class Connection {
   Status commit();
   // Rolls back if a transaction is open; never fails.
   void rollback();
+  // Runs one write statement in its own short transaction (waiting up to
+  // busy_timeout_ms for the lock): the rows it changed.
+  Result<int64_t> write_alone(class Stmt& q);
 
  private:
   static int busy_wait(void* self, int attempts);

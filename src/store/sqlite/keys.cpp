@@ -26,6 +26,9 @@ Keys::Keys(Connection& c)
       release_(c,
                "UPDATE idempotency_keys SET lease_until = ?1, updated_at = ?1"
                " WHERE partner_id = ?2 AND message_id = ?3 AND state = 'processing' AND attempts = ?4"),
+      forgive_(c,
+               "UPDATE idempotency_keys SET failures = 0, updated_at = ?1"
+               " WHERE partner_id = ?2 AND message_id = ?3 AND state = 'failed' AND attempts = ?4"),
       put_conflict_(c,
                     "INSERT INTO conflict_receipts (partner_id, message_id, raw_sha256, created_at, receipt_status,"
                     " receipt_headers, receipt_body) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING"),
@@ -95,6 +98,14 @@ Result<bool> Keys::settle(const MessageKey& key, int64_t token, const PayloadDig
 Result<bool> Keys::release(const MessageKey& key, int64_t token, int64_t now_ms) {
   Using q(release_);
   q->bind(1, now_ms).bind(2, key.partner_id).bind(3, key.message_id).bind(4, token);
+  Result<int64_t> n = q->run();
+  if (!n.is_ok()) return n.status();
+  return n.value() == 1;
+}
+
+Result<bool> Keys::forgive(const MessageKey& key, int64_t attempts, int64_t now_ms) {
+  Using q(forgive_);
+  q->bind(1, now_ms).bind(2, key.partner_id).bind(3, key.message_id).bind(4, attempts);
   Result<int64_t> n = q->run();
   if (!n.is_ok()) return n.status();
   return n.value() == 1;

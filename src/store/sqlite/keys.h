@@ -22,11 +22,12 @@ class Keys {
   Result<bool> settle(const MessageKey& key, int64_t token, const PayloadDigest& payload, const Settlement& s,
                       int64_t now_ms);
   Result<bool> release(const MessageKey& key, int64_t token, int64_t now_ms);
+  Result<bool> forgive(const MessageKey& key, int64_t attempts, int64_t now_ms);
   Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& r, int64_t now_ms);
   Result<std::optional<Receipt>> conflict_receipt(const MessageKey& key, const RawDigest& raw);
 
  private:
-  Stmt select_, insert_, take_over_, settle_, release_, put_conflict_, get_conflict_, heartbeat_;
+  Stmt select_, insert_, take_over_, settle_, release_, forgive_, put_conflict_, get_conflict_, heartbeat_;
 };
 
 }  // namespace edihub::store::sqlite

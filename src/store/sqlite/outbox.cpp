@@ -105,9 +105,11 @@ Status Outbox::answered(int64_t id, bool delivered, const std::string& receipt, 
 
 Result<std::vector<OutboxEntry>> Outbox::list(const OutboxFilter& f) {
   Stmt q(c_, (std::string("SELECT ") + kColumns +
-              " FROM outbox WHERE (?1 = '' OR partner_id = ?1) AND (?2 = '' OR state = ?2) ORDER BY id DESC LIMIT ?3")
+              " FROM outbox WHERE (?1 = '' OR partner_id = ?1) AND (?2 = '' OR state = ?2)"
+              " AND (?4 = '' OR reference = ?4) ORDER BY id DESC LIMIT ?3")
                  .c_str());
   q.bind(1, f.partner_id.value_or("")).bind(2, f.state.value_or("")).bind(3, int64_t{f.limit});
+  q.bind(4, f.reference.value_or(""));
   return rows(q);
 }
 

@@ -7,6 +7,7 @@
 
 #include "src/store/sqlite/business.h"
 #include "src/store/sqlite/connection.h"
+#include "src/store/sqlite/console.h"
 #include "src/store/sqlite/group_commit.h"
 #include "src/store/sqlite/keys.h"
 #include "src/store/sqlite/outbox.h"
@@ -27,7 +28,8 @@ class SqliteStore : public Store {
         keys_(*c_),
         business_(*c_),
         records_(*c_),
-        outbox_(*c_) {}
+        outbox_(*c_),
+        console_(*c_) {}
 
   // KeyStore
   Result<std::optional<KeyRecord>> lookup(const MessageKey& key) override { return keys_.read(key); }
@@ -96,6 +98,8 @@ class SqliteStore : public Store {
   Result<Gauges> gauges(int max_failures) override;
   Result<int64_t> now_ms() override { return c_->clock_ms(); }
 
+  ConsoleStore& console() override { return console_; }
+
  private:
   // A transaction on this connection (what uses its own statements).
   Status transact_here(const TransactionWork& work, int64_t lock_wait_ms);
@@ -113,6 +117,7 @@ class SqliteStore : public Store {
   Business business_;
   Records records_;
   Outbox outbox_;
+  Console console_;
 };
 
 template <typename... Binds>
@@ -187,20 +192,10 @@ Result<std::optional<Capture>> SqliteStore::read_capture(int64_t id) {
 
 template <typename... Binds>
 Result<int64_t> SqliteStore::write_batch(const char* sql, Binds... binds) {
-  int64_t changed = 0;
-  Status s = transact_here(
-      [&](Transaction&) -> Status {
-        Stmt q(*c_, sql);
-        int i = 0;
-        (q.bind(++i, binds), ...);
-        Result<int64_t> n = q.run();
-        if (!n.is_ok()) return n.status();
-        changed = n.value();
-        return Status::ok();
-      },
-      c_->options().busy_timeout_ms);
-  if (!s.is_ok()) return s;
-  return changed;
+  Stmt q(*c_, sql);
+  int i = 0;
+  (q.bind(++i, binds), ...);
+  return c_->write_alone(q);
 }
 
 Result<PurgeBatch> SqliteStore::purge_keys(const PurgeRequest& req) {

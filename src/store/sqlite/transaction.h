@@ -32,6 +32,9 @@ class SqliteTransaction : public Transaction {
     return keys_.settle(key, token, payload, s, now_);
   }
   Result<bool> release_key(const MessageKey& key, int64_t token) override { return keys_.release(key, token, now_); }
+  Result<bool> forgive_key(const MessageKey& key, int64_t attempts) override {
+    return keys_.forgive(key, attempts, now_);
+  }
   Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& r) override {
     return keys_.put_conflict_receipt(key, raw, r, now_);
   }

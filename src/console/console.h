@@ -1,0 +1,65 @@
+// The operator console: a web application on a listener of its own
+// (<console>), server-rendered HTML. Pages read the store (messages,
+// one message with its receipts, keys, outbox, partners, audit, a
+// dashboard); actions (resend an acknowledgment, retry or cancel an outbox
+// row, release a poison key, download a capture) need the operator role,
+// a CSRF token, and are written to the audit table. A key is released
+// through the gate, and no action books a document: the partner's next
+// retransmission is what the gate processes.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/config/gateway.h"
+#include "src/config/partners.h"
+#include "src/console/session.h"
+#include "src/gate/gate.h"
+#include "src/receivers/credentials.h"
+#include "src/receivers/http.h"
+#include "src/store/store.h"
+
+namespace edihub::console {
+
+struct Context {
+  const config::Gateway* gateway = nullptr;
+  const config::Partners* partners = nullptr;
+  gate::Gate* gate = nullptr;
+  std::vector<receivers::CertificateInUse> certificates;
+  // The calling thread's store connection, or null with the reason.
+  std::function<store::Store*(std::string* error)> store;
+};
+
+// A request's form fields (the query of a GET, the url-encoded body of a
+// POST), first value of each name.
+using Form = std::map<std::string, std::string>;
+
+class Console {
+ public:
+  explicit Console(Context context);
+
+  // On the I/O thread, from the head alone: the style sheet, /healthz, a
+  // refusal (unknown path, wrong method, a body where none belongs); nullopt
+  // to hand the request to a worker.
+  std::optional<receivers::HttpAnswer> on_head(const receivers::HttpRequest& head) const;
+  // On a worker: the page or the action.
+  receivers::HttpAnswer handle(const receivers::HttpRequest& request);
+
+ private:
+  receivers::HttpAnswer login(const receivers::HttpRequest& request, store::Store& store, const Form& form);
+  receivers::HttpAnswer act(const std::string& path, const receivers::HttpRequest& request, store::Store& store,
+                            const Session& session, const Form& form);
+  receivers::HttpAnswer download(int64_t capture_id, const receivers::HttpRequest& request, store::Store& store,
+                                 const Session& session);
+  // What an action did, for the audit row and the page after it.
+  std::string resend(store::Store& store, int64_t outbox_id, bool* ok);
+  std::string release_key(store::Store& store, const store::MessageKey& key, bool* ok);
+
+  Context context_;
+  Sessions sessions_;
+};
+
+}  // namespace edihub::console

@@ -1,0 +1,100 @@
+#include "src/console/session.h"
+
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/NameValueCollection.h>
+#include <openssl/crypto.h>
+
+#include "src/crypto/digest.h"
+#include "src/crypto/password.h"
+
+namespace edihub::console {
+
+namespace {
+
+constexpr const char* kCookie = "edihub_session";
+
+// Checked when the name is unknown, so that a wrong name costs what a wrong password does.
+const std::string& decoy_hash() {
+  static const std::string h = crypto::hash_password(crypto::random_hex(16));
+  return h;
+}
+
+}  // namespace
+
+bool Sessions::throttled(const std::string& peer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = failures_.find(peer);
+  if (it == failures_.end()) return false;
+  if (std::chrono::steady_clock::now() - it->second.since > kFailureWindow) {
+    failures_.erase(it);
+    return false;
+  }
+  return it->second.count >= kMaxFailures;
+}
+
+void Sessions::failed(const std::string& peer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (failures_.size() >= 4096) failures_.clear();
+  Failures& f = failures_[peer];
+  if (f.count == 0) f.since = std::chrono::steady_clock::now();
+  ++f.count;
+}
+
+Result<std::string> Sessions::log_in(store::ConsoleStore& store, int64_t now_ms, const std::string& name,
+                                     const std::string& password, const std::string& peer) {
+  if (throttled(peer))
+    return Status::transient("too many failed logins from this address: try again in " +
+                             std::to_string(kFailureWindow.count()) + " minutes");
+  Result<std::optional<store::Operator>> op = store.find_operator(name);
+  if (!op.is_ok()) return op.status();
+  const bool known = op.value().has_value();
+  const bool match = crypto::verify_password(password, known ? op.value()->password_hash : decoy_hash());
+  if (!known || !match || password.empty()) {
+    failed(peer);
+    return Status::invalid("wrong name or password");
+  }
+  const std::string token = crypto::random_hex(32), csrf = crypto::random_hex(16);
+  if (token.empty() || csrf.empty()) return Status::transient("no random bytes for a session: try again");
+  Status s = store.put_session(crypto::sha256_hex(token), name, csrf, now_ms + int64_t{minutes_} * 60000);
+  if (!s.is_ok()) return s;
+  return token;
+}
+
+Result<std::optional<Session>> Sessions::current(store::ConsoleStore& store,
+                                                 const receivers::HttpRequest& request) const {
+  const std::string header = request.header("Cookie");
+  if (header.empty() || header.size() > 4096) return std::optional<Session>();
+  Poco::Net::HTTPRequest parsed;
+  parsed.set("Cookie", header);
+  Poco::Net::NameValueCollection cookies;
+  parsed.getCookies(cookies);
+  const std::string token = cookies.get(kCookie, "");
+  if (token.size() != 64) return std::optional<Session>();
+  Session s;
+  s.token_sha256 = crypto::sha256_hex(token);
+  Result<std::optional<store::ConsoleSession>> found = store.find_session(s.token_sha256);
+  if (!found.is_ok()) return found.status();
+  if (!found.value()) return std::optional<Session>();
+  s.info = *found.value();
+  return std::optional<Session>(std::move(s));
+}
+
+Status Sessions::log_out(store::ConsoleStore& store, const Session& session) const {
+  return store.end_session(session.token_sha256);
+}
+
+std::string Sessions::cookie(const std::string& token) const {
+  return std::string(kCookie) + "=" + token + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" +
+         std::to_string(minutes_ * 60) + (secure_ ? "; Secure" : "");
+}
+
+std::string Sessions::cleared_cookie() const {
+  return std::string(kCookie) + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0" + (secure_ ? "; Secure" : "");
+}
+
+bool Sessions::csrf_ok(const Session& session, const std::string& sent) {
+  const std::string& want = session.info.csrf;
+  return !want.empty() && sent.size() == want.size() && CRYPTO_memcmp(sent.data(), want.data(), want.size()) == 0;
+}
+
+}  // namespace edihub::console

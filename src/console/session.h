@@ -1,0 +1,61 @@
+// Who is using the console: operators log in with a name and a password
+// (PBKDF2, crypto/password.h); a session is a random token in an HttpOnly,
+// SameSite=Strict cookie, stored only as its SHA-256; every POST carries the
+// session's CSRF token. Failed logins are throttled per client address.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "src/common/status.h"
+#include "src/receivers/http.h"
+#include "src/store/console.h"
+
+namespace edihub::console {
+
+struct Session {
+  std::string token_sha256;
+  store::ConsoleSession info;
+  bool can_act() const { return info.role == "operator"; }
+};
+
+class Sessions {
+ public:
+  Sessions(int session_minutes, bool secure_cookie) : minutes_(session_minutes), secure_(secure_cookie) {}
+
+  // A new session for `name` when the password matches: its cookie token.
+  // Invalid "wrong name or password"; Transient when `peer` failed too often.
+  Result<std::string> log_in(store::ConsoleStore& store, int64_t now_ms, const std::string& name,
+                             const std::string& password, const std::string& peer);
+  // The live session the request's cookie names, if any.
+  Result<std::optional<Session>> current(store::ConsoleStore& store, const receivers::HttpRequest& request) const;
+  Status log_out(store::ConsoleStore& store, const Session& session) const;
+
+  // Set-Cookie values: the session, and its removal.
+  std::string cookie(const std::string& token) const;
+  std::string cleared_cookie() const;
+  // Whether the form's token is the session's (constant time).
+  static bool csrf_ok(const Session& session, const std::string& sent);
+
+  static constexpr int kMaxFailures = 5;  // per address per window, then 429
+  static constexpr std::chrono::minutes kFailureWindow{15};
+
+ private:
+  bool throttled(const std::string& peer);
+  void failed(const std::string& peer);
+
+  const int minutes_;
+  const bool secure_;
+  struct Failures {
+    int count = 0;
+    std::chrono::steady_clock::time_point since;
+  };
+  std::mutex mu_;
+  std::map<std::string, Failures> failures_;  // by address; bounded (cleared when large)
+};
+
+}  // namespace edihub::console

@@ -1,0 +1,211 @@
+#include "src/store/postgresql/console.h"
+
+namespace edihub::store::postgresql {
+
+namespace {
+
+constexpr const char* kMessageColumns =
+    "SELECT id, received_at, COALESCE(partner_id, ''), protocol, transport, COALESCE(transport_id, ''),"
+    " COALESCE(message_id, ''), outcome, COALESCE(detail, ''), bytes, documents, duration_ms, COALESCE(capture_id, 0)"
+    " FROM messages ";
+
+// Every row of `r` through `read`.
+template <typename T, typename Read>
+Result<std::vector<T>> all(const Result<Rows>& r, Read read) {
+  if (!r.is_ok()) return r.status();
+  std::vector<T> out;
+  for (int i = 0; i < r->size(); ++i) out.push_back(read(r.value(), i));
+  return out;
+}
+
+MessageRow message_row(const Rows& r, int i) {
+  MessageRow m;
+  m.id = r.int64(i, 0);
+  m.received_at_ms = r.int64(i, 1);
+  m.partner_id = r.text(i, 2);
+  m.protocol = r.text(i, 3);
+  m.transport = r.text(i, 4);
+  m.transport_id = r.text(i, 5);
+  m.message_id = r.text(i, 6);
+  m.outcome = r.text(i, 7);
+  m.detail = r.text(i, 8);
+  m.bytes = r.int64(i, 9);
+  m.documents = r.int64(i, 10);
+  m.duration_ms = r.int64(i, 11);
+  m.capture_id = r.int64(i, 12);
+  return m;
+}
+
+Status done(const Result<Rows>& r) { return r.is_ok() ? Status::ok() : r.status(); }
+
+}  // namespace
+
+Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& f) {
+  return all<MessageRow>(
+      c_.exec(std::string(kMessageColumns) +
+                  "WHERE ($1::text = '' OR partner_id = $1) AND ($2::text = '' OR protocol = $2)"
+                  " AND ($3::text = '' OR outcome = $3)"
+                  " AND ($4::text = '' OR transport_id = $4 OR message_id = $4 OR message_id LIKE $5)"
+                  " AND ($6::text = '' OR message_id IN (SELECT source FROM invoices WHERE invoice_number = $6"
+                  "   AND ($1 = '' OR partner_id = $1) UNION SELECT source FROM shipment_notices"
+                  "   WHERE document_number = $6 AND ($1 = '' OR partner_id = $1)))"
+                  " AND received_at >= $7 AND ($8::bigint = 0 OR received_at <= $8) AND ($9::bigint = 0 OR id < $9)"
+                  " ORDER BY id DESC LIMIT $10",
+              Params().add(f.partner_id).add(f.protocol).add(f.outcome).add(f.text)
+                  .add(control_number_pattern(f.text)).add(f.document).add(f.since_ms).add(f.until_ms)
+                  .add(f.before_id).add(int64_t{f.limit})),
+      message_row);
+}
+
+Result<std::optional<MessageRow>> Console::message(int64_t id) {
+  Result<std::vector<MessageRow>> rows =
+      all<MessageRow>(c_.exec(std::string(kMessageColumns) + "WHERE id = $1", Params().add(id)), message_row);
+  if (!rows.is_ok()) return rows.status();
+  if (rows->empty()) return std::optional<MessageRow>();
+  return std::optional<MessageRow>(std::move(rows.value()[0]));
+}
+
+Result<std::vector<MessageRow>> Console::transport_rows(const std::string& partner_id,
+                                                        const std::string& transport_id) {
+  return all<MessageRow>(
+      c_.exec(std::string(kMessageColumns) +
+                  "WHERE transport_id = $1 AND COALESCE(partner_id, '') = $2 ORDER BY id LIMIT 1000",
+              Params().add(transport_id).add(partner_id)),
+      message_row);
+}
+
+Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int limit) {
+  return all<KeyRecord>(
+      c_.exec("SELECT partner_id, message_id, state, received_at, COALESCE(lease_until, 0), attempts, failures,"
+              " COALESCE(outcome, ''), COALESCE(error, ''), COALESCE(owner, '')"
+              " FROM idempotency_keys WHERE state = $1 AND state <> 'completed' ORDER BY received_at DESC LIMIT $2",
+              Params().add(state).add(int64_t{limit})),
+      [](const Rows& r, int i) {
+        KeyRecord k;
+        k.key = {r.text(i, 0), r.text(i, 1)};
+        k.state = state_from(r.text(i, 2));
+        k.received_at_ms = r.int64(i, 3);
+        k.lease_until_ms = r.int64(i, 4);
+        k.attempts = r.int64(i, 5);
+        k.failures = r.int64(i, 6);
+        k.outcome = r.text(i, 7);
+        k.error = r.text(i, 8);
+        k.owner = r.text(i, 9);
+        return k;
+      });
+}
+
+Result<std::vector<BookedDocument>> Console::documents_from(const std::string& partner_id, const std::string& source) {
+  return all<BookedDocument>(
+      c_.exec("SELECT 'invoice', invoice_number, purpose, status, document_date, versions, updated_at FROM invoices"
+              " WHERE partner_id = $1 AND source = $2 UNION ALL"
+              " SELECT 'shipment-notice', document_number, purpose, status, document_date, versions, updated_at"
+              " FROM shipment_notices WHERE partner_id = $1 AND source = $2 LIMIT 1000",
+              Params().add(partner_id).add(source)),
+      [](const Rows& r, int i) {
+        return BookedDocument{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3),
+                              r.text(i, 4), r.int64(i, 5), r.int64(i, 6)};
+      });
+}
+
+Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
+  // Transport messages and replayed interchanges; not a message's own interchange rows again.
+  return all<HourCount>(
+      c_.exec("SELECT COALESCE(partner_id, ''), outcome, received_at / 3600000, count(*) FROM messages"
+              " WHERE received_at >= $1 AND (protocol IN ('as2', 'as4') OR transport <> 'http')"
+              " GROUP BY 1, 2, 3 ORDER BY 3",
+              Params().add(since_ms)),
+      [](const Rows& r, int i) { return HourCount{r.text(i, 0), r.text(i, 1), r.int64(i, 2), r.int64(i, 3)}; });
+}
+
+Result<int64_t> Console::last_received(const std::string& partner_id) {
+  Result<Rows> r = c_.exec("SELECT COALESCE(max(received_at), 0) FROM messages WHERE partner_id = $1",
+                           Params().add(partner_id));
+  if (!r.is_ok()) return r.status();
+  return r->size() > 0 ? r->int64(0, 0) : 0;
+}
+
+Status Console::put_operator(const Operator& op) {
+  Result<int64_t> now = c_.clock_ms();
+  if (!now.is_ok()) return now.status();
+  return done(c_.exec("INSERT INTO operators (name, password_hash, role, created_at) VALUES ($1, $2, $3, $4)"
+                      " ON CONFLICT (name) DO UPDATE SET password_hash = excluded.password_hash, role = excluded.role",
+                      Params().add(op.name).add(op.password_hash).add(op.role).add(now.value())));
+}
+
+Result<bool> Console::remove_operator(const std::string& name) {
+  Result<Rows> r = c_.exec("DELETE FROM operators WHERE name = $1", Params().add(name));
+  if (!r.is_ok()) return r.status();
+  return r->affected() == 1;
+}
+
+Result<std::vector<Operator>> Console::named(const std::string& name) {
+  return all<Operator>(
+      c_.exec("SELECT name, password_hash, role, created_at FROM operators WHERE $1::text = '' OR name = $1"
+              " ORDER BY name",
+              Params().add(name)),
+      [](const Rows& r, int i) { return Operator{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)}; });
+}
+
+Status Console::put_session(const std::string& token_sha256, const std::string& operator_name,
+                            const std::string& csrf, int64_t expires_at_ms) {
+  Result<int64_t> now = c_.clock_ms();
+  if (!now.is_ok()) return now.status();
+  if (Status s = done(c_.exec("DELETE FROM console_sessions WHERE expires_at <= $1", Params().add(now.value())));
+      !s.is_ok())
+    return s;
+  return done(c_.exec("INSERT INTO console_sessions (token_sha256, operator, csrf, created_at, expires_at)"
+                      " VALUES ($1, $2, $3, $4, $5)",
+                      Params().add(token_sha256).add(operator_name).add(csrf).add(now.value()).add(expires_at_ms)));
+}
+
+Result<std::optional<ConsoleSession>> Console::find_session(const std::string& token_sha256) {
+  Result<int64_t> now = c_.clock_ms();
+  if (!now.is_ok()) return now.status();
+  Result<std::vector<ConsoleSession>> found = all<ConsoleSession>(
+      c_.exec("SELECT s.operator, o.role, s.csrf, s.expires_at FROM console_sessions s"
+              " JOIN operators o ON o.name = s.operator WHERE s.token_sha256 = $1 AND s.expires_at > $2",
+              Params().add(token_sha256).add(now.value())),
+      [](const Rows& r, int i) { return ConsoleSession{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)}; });
+  if (!found.is_ok()) return found.status();
+  if (found->empty()) return std::optional<ConsoleSession>();
+  return std::optional<ConsoleSession>(std::move(found.value()[0]));
+}
+
+Status Console::end_session(const std::string& token_sha256) {
+  return done(c_.exec("DELETE FROM console_sessions WHERE token_sha256 = $1", Params().add(token_sha256)));
+}
+
+Result<int64_t> Console::audit(const AuditEntry& e) {
+  Result<int64_t> now = c_.clock_ms();
+  if (!now.is_ok()) return now.status();
+  Result<Rows> r = c_.exec("INSERT INTO audit (at, operator, action, target, result, peer)"
+                           " VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                           Params().add(now.value()).add(e.operator_name).add(e.action).add(e.target).add(e.result)
+                               .add(e.peer));
+  if (!r.is_ok()) return r.status();
+  return r->size() > 0 ? r->int64(0, 0) : 0;
+}
+
+Result<std::vector<AuditEntry>> Console::audit_trail(int limit) {
+  return all<AuditEntry>(
+      c_.exec("SELECT id, at, operator, action, target, result, COALESCE(peer, '') FROM audit ORDER BY id DESC"
+              " LIMIT $1",
+              Params().add(int64_t{limit})),
+      [](const Rows& r, int i) {
+        return AuditEntry{r.int64(i, 0), r.int64(i, 1), r.text(i, 2), r.text(i, 3),
+                          r.text(i, 4), r.text(i, 5),   r.text(i, 6)};
+      });
+}
+
+Result<std::vector<Operator>> Console::operators() { return named(""); }
+
+Result<std::optional<Operator>> Console::find_operator(const std::string& name) {
+  if (name.empty()) return std::optional<Operator>();
+  Result<std::vector<Operator>> found = named(name);
+  if (!found.is_ok()) return found.status();
+  if (found->empty()) return std::optional<Operator>();
+  return std::optional<Operator>(std::move(found.value()[0]));
+}
+
+}  // namespace edihub::store::postgresql

@@ -1,0 +1,211 @@
+#include "src/store/sqlite/console.h"
+
+namespace edihub::store::sqlite {
+
+namespace {
+
+constexpr const char* kMessageColumns =
+    "SELECT id, received_at, COALESCE(partner_id, ''), protocol, transport, COALESCE(transport_id, ''),"
+    " COALESCE(message_id, ''), outcome, COALESCE(detail, ''), bytes, documents, duration_ms, COALESCE(capture_id, 0)"
+    " FROM messages ";
+
+// Reads every row of `q` with `read`.
+template <typename T, typename Read>
+Result<std::vector<T>> all(Stmt& q, Read read) {
+  std::vector<T> out;
+  while (true) {
+    Result<bool> row = q.step();
+    if (!row.is_ok()) return row.status();
+    if (!row.value()) return out;
+    out.push_back(read(q));
+  }
+}
+
+MessageRow message_row(const Stmt& q) {
+  MessageRow m;
+  m.id = q.int64(0);
+  m.received_at_ms = q.int64(1);
+  m.partner_id = q.text(2);
+  m.protocol = q.text(3);
+  m.transport = q.text(4);
+  m.transport_id = q.text(5);
+  m.message_id = q.text(6);
+  m.outcome = q.text(7);
+  m.detail = q.text(8);
+  m.bytes = q.int64(9);
+  m.documents = q.int64(10);
+  m.duration_ms = q.int64(11);
+  m.capture_id = q.int64(12);
+  return m;
+}
+
+Status done(const Result<int64_t>& r) { return r.is_ok() ? Status::ok() : r.status(); }
+
+}  // namespace
+
+Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& f) {
+  Stmt q(c_, (std::string(kMessageColumns) +
+              "WHERE (?1 = '' OR partner_id = ?1) AND (?2 = '' OR protocol = ?2) AND (?3 = '' OR outcome = ?3)"
+              " AND (?4 = '' OR transport_id = ?4 OR message_id = ?4 OR message_id LIKE ?5 ESCAPE '\\')"
+              " AND (?6 = '' OR message_id IN (SELECT source FROM invoices WHERE invoice_number = ?6"
+              "   AND (?1 = '' OR partner_id = ?1) UNION SELECT source FROM shipment_notices"
+              "   WHERE document_number = ?6 AND (?1 = '' OR partner_id = ?1)))"
+              " AND received_at >= ?7 AND (?8 = 0 OR received_at <= ?8) AND (?9 = 0 OR id < ?9)"
+              " ORDER BY id DESC LIMIT ?10")
+                 .c_str());
+  q.bind(1, f.partner_id).bind(2, f.protocol).bind(3, f.outcome).bind(4, f.text);
+  q.bind(5, control_number_pattern(f.text)).bind(6, f.document).bind(7, f.since_ms).bind(8, f.until_ms);
+  q.bind(9, f.before_id).bind(10, int64_t{f.limit});
+  return all<MessageRow>(q, message_row);
+}
+
+Result<std::optional<MessageRow>> Console::message(int64_t id) {
+  Stmt q(c_, (std::string(kMessageColumns) + "WHERE id = ?1").c_str());
+  q.bind(1, id);
+  Result<std::vector<MessageRow>> rows = all<MessageRow>(q, message_row);
+  if (!rows.is_ok()) return rows.status();
+  if (rows->empty()) return std::optional<MessageRow>();
+  return std::optional<MessageRow>(std::move(rows.value()[0]));
+}
+
+Result<std::vector<MessageRow>> Console::transport_rows(const std::string& partner_id,
+                                                        const std::string& transport_id) {
+  Stmt q(c_, (std::string(kMessageColumns) +
+              "WHERE transport_id = ?1 AND COALESCE(partner_id, '') = ?2 ORDER BY id LIMIT 1000")
+                 .c_str());
+  q.bind(1, transport_id).bind(2, partner_id);
+  return all<MessageRow>(q, message_row);
+}
+
+Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int limit) {
+  Stmt q(c_,
+         "SELECT partner_id, message_id, state, received_at, COALESCE(lease_until, 0), attempts, failures,"
+         " COALESCE(outcome, ''), COALESCE(error, ''), COALESCE(owner, '')"
+         " FROM idempotency_keys WHERE state = ?1 AND state <> 'completed' ORDER BY received_at DESC LIMIT ?2");
+  q.bind(1, state).bind(2, int64_t{limit});
+  return all<KeyRecord>(q, [](const Stmt& r) {
+    KeyRecord k;
+    k.key = {r.text(0), r.text(1)};
+    k.state = state_from(r.text(2));
+    k.received_at_ms = r.int64(3);
+    k.lease_until_ms = r.int64(4);
+    k.attempts = r.int64(5);
+    k.failures = r.int64(6);
+    k.outcome = r.text(7);
+    k.error = r.text(8);
+    k.owner = r.text(9);
+    return k;
+  });
+}
+
+Result<std::vector<BookedDocument>> Console::documents_from(const std::string& partner_id, const std::string& source) {
+  Stmt q(c_,
+         "SELECT 'invoice', invoice_number, purpose, status, document_date, versions, updated_at FROM invoices"
+         " WHERE partner_id = ?1 AND source = ?2 UNION ALL"
+         " SELECT 'shipment-notice', document_number, purpose, status, document_date, versions, updated_at"
+         " FROM shipment_notices WHERE partner_id = ?1 AND source = ?2 LIMIT 1000");
+  q.bind(1, partner_id).bind(2, source);
+  return all<BookedDocument>(q, [](const Stmt& r) {
+    return BookedDocument{r.text(0), r.text(1), r.text(2), r.text(3), r.text(4), r.int64(5), r.int64(6)};
+  });
+}
+
+Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
+  // Transport messages and replayed interchanges; not a message's own interchange rows again.
+  Stmt q(c_,
+         "SELECT COALESCE(partner_id, ''), outcome, received_at / 3600000, count(*) FROM messages"
+         " WHERE received_at >= ?1 AND (protocol IN ('as2', 'as4') OR transport <> 'http')"
+         " GROUP BY 1, 2, 3 ORDER BY 3");
+  q.bind(1, since_ms);
+  return all<HourCount>(q, [](const Stmt& r) { return HourCount{r.text(0), r.text(1), r.int64(2), r.int64(3)}; });
+}
+
+Result<int64_t> Console::last_received(const std::string& partner_id) {
+  Stmt q(c_, "SELECT COALESCE(max(received_at), 0) FROM messages WHERE partner_id = ?1");
+  q.bind(1, partner_id);
+  Result<bool> row = q.step();
+  if (!row.is_ok()) return row.status();
+  return row.value() ? q.int64(0) : 0;
+}
+
+Status Console::put_operator(const Operator& op) {
+  Stmt q(c_,
+         "INSERT INTO operators (name, password_hash, role, created_at) VALUES (?1, ?2, ?3, ?4)"
+         " ON CONFLICT (name) DO UPDATE SET password_hash = excluded.password_hash, role = excluded.role");
+  q.bind(1, op.name).bind(2, op.password_hash).bind(3, op.role).bind(4, c_.clock_ms());
+  return done(c_.write_alone(q));
+}
+
+Result<bool> Console::remove_operator(const std::string& name) {
+  Stmt q(c_, "DELETE FROM operators WHERE name = ?1");
+  q.bind(1, name);
+  Result<int64_t> n = c_.write_alone(q);
+  if (!n.is_ok()) return n.status();
+  return n.value() == 1;
+}
+
+Result<std::vector<Operator>> Console::named(const std::string& name) {
+  Stmt q(c_, "SELECT name, password_hash, role, created_at FROM operators WHERE ?1 = '' OR name = ?1 ORDER BY name");
+  q.bind(1, name);
+  return all<Operator>(q, [](const Stmt& r) { return Operator{r.text(0), r.text(1), r.text(2), r.int64(3)}; });
+}
+
+Status Console::put_session(const std::string& token_sha256, const std::string& operator_name,
+                            const std::string& csrf, int64_t expires_at_ms) {
+  const int64_t now = c_.clock_ms();
+  Stmt expired(c_, "DELETE FROM console_sessions WHERE expires_at <= ?1");
+  expired.bind(1, now);
+  if (Status s = done(c_.write_alone(expired)); !s.is_ok()) return s;
+  Stmt q(c_,
+         "INSERT INTO console_sessions (token_sha256, operator, csrf, created_at, expires_at)"
+         " VALUES (?1, ?2, ?3, ?4, ?5)");
+  q.bind(1, token_sha256).bind(2, operator_name).bind(3, csrf).bind(4, now).bind(5, expires_at_ms);
+  return done(c_.write_alone(q));
+}
+
+Result<std::optional<ConsoleSession>> Console::find_session(const std::string& token_sha256) {
+  Stmt q(c_,
+         "SELECT s.operator, o.role, s.csrf, s.expires_at FROM console_sessions s"
+         " JOIN operators o ON o.name = s.operator WHERE s.token_sha256 = ?1 AND s.expires_at > ?2");
+  q.bind(1, token_sha256).bind(2, c_.clock_ms());
+  Result<std::vector<ConsoleSession>> found = all<ConsoleSession>(
+      q, [](const Stmt& r) { return ConsoleSession{r.text(0), r.text(1), r.text(2), r.int64(3)}; });
+  if (!found.is_ok()) return found.status();
+  if (found->empty()) return std::optional<ConsoleSession>();
+  return std::optional<ConsoleSession>(std::move(found.value()[0]));
+}
+
+Status Console::end_session(const std::string& token_sha256) {
+  Stmt q(c_, "DELETE FROM console_sessions WHERE token_sha256 = ?1");
+  q.bind(1, token_sha256);
+  return done(c_.write_alone(q));
+}
+
+Result<int64_t> Console::audit(const AuditEntry& e) {
+  Stmt q(c_, "INSERT INTO audit (at, operator, action, target, result, peer) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  q.bind(1, c_.clock_ms()).bind(2, e.operator_name).bind(3, e.action).bind(4, e.target).bind(5, e.result);
+  q.bind(6, e.peer);
+  Result<int64_t> n = c_.write_alone(q);
+  if (!n.is_ok()) return n.status();
+  return sqlite3_last_insert_rowid(c_.db());  // this connection's insert
+}
+
+Result<std::vector<AuditEntry>> Console::audit_trail(int limit) {
+  Stmt q(c_, "SELECT id, at, operator, action, target, result, COALESCE(peer, '') FROM audit ORDER BY id DESC LIMIT ?1");
+  q.bind(1, int64_t{limit});
+  return all<AuditEntry>(q, [](const Stmt& r) {
+    return AuditEntry{r.int64(0), r.int64(1), r.text(2), r.text(3), r.text(4), r.text(5), r.text(6)};
+  });
+}
+
+Result<std::vector<Operator>> Console::operators() { return named(""); }
+
+Result<std::optional<Operator>> Console::find_operator(const std::string& name) {
+  if (name.empty()) return std::optional<Operator>();
+  Result<std::vector<Operator>> found = named(name);
+  if (!found.is_ok()) return found.status();
+  if (found->empty()) return std::optional<Operator>();
+  return std::optional<Operator>(std::move(found.value()[0]));
+}
+
+}  // namespace edihub::store::sqlite
