@@ -1,5 +1,6 @@
 #include "src/console/pages.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 
@@ -268,6 +269,9 @@ Result<Rendered> message_page(const View& v, int64_t id) {
       m.transport_id.empty() ? Result<std::vector<store::MessageRow>>(std::vector<store::MessageRow>{m})
                              : v.store.console().transport_rows(m.partner_id, m.transport_id);
   if (!related.is_ok()) return related.status();
+  // The transport message first (it is logged after its interchanges).
+  std::stable_partition(related->begin(), related->end(),
+                        [](const store::MessageRow& r) { return r.protocol == "as2" || r.protocol == "as4"; });
   for (const auto& r : related.value()) {
     if (r.message_id.empty()) continue;
     const bool interchange = r.protocol == "x12" || r.protocol == "edifact";

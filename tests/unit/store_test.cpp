@@ -470,3 +470,132 @@ TEST_CASE("purge: receipts past their retention are dropped, the keys stay; fail
   CHECK(s->lookup(key("old-failed"))->value().receipt.body == "negative MDN");
   CHECK(s->lookup(key("new-done"))->value().receipt.body == "MDN 2");
 }
+
+TEST_CASE("console: messages searched by partner, outcome, control number and document, paged newest first") {
+  TempDb db;
+  auto s = db.open();
+  auto row = [](std::string partner, std::string protocol, std::string transport_id, std::string message_id,
+                Outcome outcome) {
+    MessageLog r;
+    r.partner_id = std::move(partner);
+    r.protocol = std::move(protocol);
+    r.transport = "http";
+    r.transport_id = std::move(transport_id);
+    r.message_id = std::move(message_id);
+    r.outcome = outcome;
+    return r;
+  };
+  REQUIRE(s->log({row("acme", "x12", "<m1@acme>", key("000000905").message_id, Outcome::Processed),
+                  row("acme", "as2", "<m1@acme>", "as2:<m1@acme>", Outcome::Processed),
+                  row("", "as2", "", "", Outcome::Rejected),
+                  row("beta", "as2", "<b1@beta>", "as2:<b1@beta>", Outcome::Duplicate),
+                  row("acme", "as2", "<100%_x@acme>", "as2:<100%_x@acme>", Outcome::Processed)})
+              .is_ok());
+  commit(*s, [&](Transaction& tx) -> Status {
+    return tx.put_invoice("acme", invoice("INV-7", "20240105", business::Purpose::Original, 100),
+                          key("000000905").message_id)
+        .status();
+  });
+  store::ConsoleStore& c = s->console();
+  auto ids = [&](store::MessageQuery q) {
+    std::string out;
+    const std::vector<store::MessageRow> rows = c.find_messages(q).value();
+    for (const auto& m : rows) out += m.protocol + ":" + m.transport_id + " ";
+    return out;
+  };
+  store::MessageQuery q;
+  CHECK(c.find_messages(q)->size() == 5);
+  q.partner_id = "acme";
+  CHECK(ids(q) == "as2:<100%_x@acme> as2:<m1@acme> x12:<m1@acme> ");  // newest first
+  q = {};
+  q.outcome = "rejected";
+  CHECK(c.find_messages(q)->size() == 1);
+  q = {};
+  q.text = "000000905";  // an ISA13 alone finds its interchange
+  CHECK(ids(q) == "x12:<m1@acme> ");
+  q.text = "<m1@acme>";  // a transport id finds the message and its interchange
+  CHECK(ids(q) == "as2:<m1@acme> x12:<m1@acme> ");
+  q.text = "%";  // LIKE's wildcards are the characters themselves
+  CHECK(ids(q) == "");
+  q = {};
+  q.document = "INV-7";
+  CHECK(ids(q) == "x12:<m1@acme> ");
+  q.document = "INV-8";
+  CHECK(ids(q) == "");
+  q = {};
+  q.limit = 2;
+  auto first_page = c.find_messages(q).value();
+  REQUIRE(first_page.size() == 2);
+  q.before_id = first_page.back().id;
+  CHECK(c.find_messages(q)->size() == 2);
+  q.since_ms = s->now_ms().value() + 60000;  // the future: nothing
+  q.before_id = 0;
+  CHECK(c.find_messages(q)->empty());
+
+  auto related = c.transport_rows("acme", "<m1@acme>").value();
+  REQUIRE(related.size() == 2);
+  CHECK(related[0].protocol == "x12");  // oldest first
+  auto docs = c.documents_from("acme", key("000000905").message_id).value();
+  REQUIRE(docs.size() == 1);
+  CHECK(docs[0].kind == "invoice");
+  CHECK(docs[0].number == "INV-7");
+  int64_t counted = 0;
+  const std::vector<store::HourCount> hours = c.hourly(0).value();
+  for (const auto& h : hours) counted += h.messages;
+  CHECK(counted == 4);  // the interchange row of an AS2 message is not a message again
+  CHECK(c.last_received("acme").value() > 0);
+  CHECK(c.last_received("nobody").value() == 0);
+}
+
+TEST_CASE("console: operators, sessions that expire and end with their operator, audit ids, keys forgiven fenced") {
+  TempDb db;
+  auto s = db.open();
+  store::ConsoleStore& c = s->console();
+  REQUIRE(c.put_operator({"alice", "pbkdf2-sha256$1000$c2FsdA==$aGFzaA==", "viewer", 0}).is_ok());
+  REQUIRE(c.put_operator({"alice", "pbkdf2-sha256$1000$c2FsdA==$bmV3", "operator", 0}).is_ok());  // replaced
+  REQUIRE(c.operators()->size() == 1);
+  CHECK(c.find_operator("alice").value()->role == "operator");
+  CHECK(c.find_operator("alice").value()->password_hash == "pbkdf2-sha256$1000$c2FsdA==$bmV3");
+  CHECK_FALSE(c.find_operator("bob").value().has_value());
+  CHECK_FALSE(c.find_operator("").value().has_value());
+
+  const int64_t now = s->now_ms().value();
+  REQUIRE(c.put_session("digest-1", "alice", "csrf-1", now + 1000).is_ok());
+  auto found = c.find_session("digest-1").value();
+  REQUIRE(found.has_value());
+  CHECK(found->operator_name == "alice");
+  CHECK(found->role == "operator");
+  CHECK(found->csrf == "csrf-1");
+  CHECK_FALSE(db.open(2000)->console().find_session("digest-1").value().has_value());  // expired
+  REQUIRE(c.put_session("digest-2", "alice", "csrf-2", now + 60000).is_ok());
+  REQUIRE(c.end_session("digest-2").is_ok());
+  CHECK_FALSE(c.find_session("digest-2").value().has_value());
+  REQUIRE(c.put_session("digest-3", "alice", "csrf-3", now + 60000).is_ok());
+  CHECK(c.remove_operator("alice").value());
+  CHECK_FALSE(c.remove_operator("alice").value());
+  CHECK_FALSE(c.find_session("digest-3").value().has_value());  // ended with its operator
+
+  const int64_t a1 = c.audit({0, 0, "alice", "resend", "outbox 1", "queued", "127.0.0.1"}).value();
+  const int64_t a2 = c.audit({0, 0, "bob", "release key", "acme x", "not done", "::1"}).value();
+  CHECK(a2 > a1);
+  auto trail = c.audit_trail(10).value();
+  REQUIRE(trail.size() == 2);
+  CHECK(trail[0].id == a2);  // newest first
+  CHECK(trail[1].operator_name == "alice");
+  CHECK(trail[1].at_ms >= now);
+
+  // forgive_key: only a failed key, only with its current attempt count.
+  settle_new(*s, "poison", failed("bad"));
+  settle_new(*s, "done", completed("ok"));
+  commit(*s, [&](Transaction& tx) -> Status {
+    CHECK_FALSE(tx.forgive_key(key("poison"), 2).value());  // someone took it over meanwhile
+    CHECK(tx.forgive_key(key("poison"), 1).value());
+    CHECK_FALSE(tx.forgive_key(key("done"), 1).value());  // completed: nothing to forgive
+    return Status::ok();
+  });
+  CHECK(s->lookup(key("poison")).value()->failures == 0);
+  auto open = c.open_keys("failed", 10).value();
+  REQUIRE(open.size() == 1);
+  CHECK(open[0].key.message_id == key("poison").message_id);
+  CHECK(c.open_keys("completed", 10)->empty());  // open keys only
+}

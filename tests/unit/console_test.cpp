@@ -1,0 +1,132 @@
+// The operator console in-process: escaping, charts, and the request flow
+// (login, pages, CSRF, roles) on a real SQLite store.
+#include <doctest/doctest.h>
+
+#include "src/console/charts.h"
+#include "src/console/console.h"
+#include "src/console/html.h"
+#include "src/crypto/password.h"
+#include "tests/unit/temp_db.h"
+
+using namespace edihub;
+using receivers::HttpAnswer;
+using receivers::HttpRequest;
+
+namespace {
+
+std::string header(const HttpAnswer& a, const std::string& name) {
+  for (const auto& [n, v] : a.headers)
+    if (n == name) return v;
+  return "";
+}
+
+struct Fixture {
+  test::TempDb db;
+  std::unique_ptr<store::Store> store = db.open();
+  config::Gateway gateway = config::Gateway::defaults();
+  config::Partners partners;
+  gate::Gate gate{gate::GateOptions{}};
+  console::Console app{context()};
+
+  console::Context context() {
+    gateway.console_port = 0;
+    console::Context c;
+    c.gateway = &gateway;
+    c.partners = &partners;
+    c.gate = &gate;
+    c.store = [this](std::string*) { return store.get(); };
+    return c;
+  }
+  HttpAnswer request(const std::string& method, const std::string& target, const std::string& body = "",
+                     const std::string& cookie = "") {
+    HttpRequest r;
+    r.method = method;
+    r.target = target;
+    r.body = body;
+    r.peer = "127.0.0.1";
+    if (!cookie.empty()) r.headers.push_back({"Cookie", cookie});
+    return app.handle(r);
+  }
+  // Logs in: the cookie to send.
+  std::string log_in(const std::string& name, const std::string& role) {
+    REQUIRE(store->console().put_operator({name, crypto::hash_password("secret-pass", 1000), role, 0}).is_ok());
+    HttpAnswer a = request("POST", "/login", "name=" + name + "&password=secret-pass");
+    REQUIRE(a.status == 303);
+    const std::string set = header(a, "Set-Cookie");
+    return set.substr(0, set.find(';'));
+  }
+  std::string csrf(const std::string& cookie) {
+    const std::string page = request("GET", "/", "", cookie).body;
+    const size_t at = page.find("name=\"csrf\" value=\"");
+    REQUIRE(at != std::string::npos);
+    return page.substr(at + 19, 32);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("console html: markup, quotes and control bytes from a partner are text") {
+  CHECK(console::html("<script>alert('x')</script>") == "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+  CHECK(console::html("a\"b&c") == "a&quot;b&amp;c");
+  CHECK(console::html("line\r\nbreak\xff") == "line\\x0D\\x0Abreak\\xFF");
+  CHECK(console::html(std::string(5000, 'x'), 10).size() <= 13);
+  CHECK(console::url("<a b>&c=d") == "%3Ca%20b%3E%26c%3Dd");
+  CHECK(console::link("/messages?q=" + console::url("\"><x"), "\"><x") ==
+        "<a href=\"/messages?q=%22%3E%3Cx\">&quot;&gt;&lt;x</a>");
+}
+
+TEST_CASE("console charts: one chart per partner, the name escaped, bars per outcome") {
+  const int64_t now_hour = 500000;
+  std::vector<store::HourCount> counts = {{"<b>evil</b>", "processed", now_hour, 3},
+                                          {"<b>evil</b>", "rejected", now_hour, 1},
+                                          {"acme", "processed", now_hour - 1000, 9}};  // outside the window
+  const std::string svg = console::hourly_charts(counts, now_hour, 168);
+  CHECK(svg.find("<b>") == std::string::npos);
+  CHECK(svg.find("&lt;b&gt;evil&lt;/b&gt; - 4 messages") != std::string::npos);
+  CHECK(svg.find("acme") == std::string::npos);
+  CHECK(svg.find("rejected: 1") != std::string::npos);
+  CHECK(console::outcome_mix(counts).find("processed 12 (92.3%)") != std::string::npos);
+  CHECK(console::hourly_charts({}, now_hour, 168).find("No messages") != std::string::npos);
+}
+
+TEST_CASE("console flow: login, pages behind it, CSRF on every POST, viewers cannot act") {
+  Fixture f;
+  CHECK(f.request("GET", "/").status == 303);  // to the login page
+  CHECK(header(f.request("GET", "/messages"), "Location") == "/login");
+  CHECK(f.request("POST", "/actions/resend", "id=1").status == 403);
+  HttpAnswer wrong = f.request("POST", "/login", "name=nobody&password=x");
+  CHECK(wrong.status == 401);
+  CHECK(wrong.body.find("wrong name or password") != std::string::npos);
+  CHECK(header(wrong, "Set-Cookie").empty());
+
+  const std::string cookie = f.log_in("alice", "operator");
+  HttpAnswer dash = f.request("GET", "/", "", cookie);
+  CHECK(dash.status == 200);
+  CHECK(header(dash, "Content-Security-Policy").find("default-src 'none'") == 0);
+  for (const char* page : {"/messages", "/keys?state=poison", "/outbox", "/partners", "/audit"})
+    CHECK_MESSAGE(f.request("GET", page, "", cookie).status == 200, page);
+  CHECK(f.request("GET", "/messages/999", "", cookie).status == 404);
+  CHECK(f.request("GET", "/nowhere", "", cookie).status == 404);
+
+  // Actions: a wrong token is refused; the right one acts (here: no such row) and is audited.
+  CHECK(f.request("POST", "/actions/resend", "id=1&csrf=" + std::string(32, '0'), cookie).status == 403);
+  const std::string token = f.csrf(cookie);
+  HttpAnswer acted = f.request("POST", "/actions/resend", "id=1&return=//evil.example/&csrf=" + token, cookie);
+  CHECK(acted.status == 303);
+  CHECK(header(acted, "Location").rfind("/?notice=", 0) == 0);  // never another site
+  auto trail = f.store->console().audit_trail(10).value();
+  REQUIRE(trail.size() >= 2);
+  CHECK(trail[0].action == "resend");
+  CHECK(trail[0].result == "not done: no outbox row 1");
+  CHECK(trail[1].action == "refused");
+
+  // Logging out ends the session in the store.
+  CHECK(f.request("POST", "/logout", "csrf=" + token, cookie).status == 303);
+  CHECK(f.request("GET", "/", "", cookie).status == 303);
+
+  const std::string viewer = f.log_in("bob", "viewer");
+  HttpAnswer refused = f.request("POST", "/actions/outbox-cancel", "id=1&csrf=" + f.csrf(viewer), viewer);
+  CHECK(refused.status == 403);
+  CHECK(refused.body.find("viewer") != std::string::npos);
+  CHECK(f.request("GET", "/captures/1", "", viewer).status == 403);
+}
