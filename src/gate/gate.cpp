@@ -19,8 +19,39 @@ void Gate::notify_settled() {
   settled_.notify_all();
 }
 
+GateStats Gate::stats() const {
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  return stats_;
+}
+
+void Gate::count_commit(int64_t ms) {
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  ++stats_.commits;
+  stats_.commit_ms_sum += ms;
+  for (size_t i = 0; i < GateStats::kCommitBucketsMs.size(); ++i) {
+    if (ms <= GateStats::kCommitBucketsMs[i]) {
+      ++stats_.commit_buckets[i];
+      break;
+    }
+  }
+}
+
 Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
   using Clock = std::chrono::steady_clock;
+  auto ms_since = [](Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+  };
+  {
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    ++stats_.running;
+  }
+  struct Done {
+    Gate& g;
+    ~Done() {
+      std::lock_guard<std::mutex> lock(g.stats_mu_);
+      --g.stats_.running;
+    }
+  } done{*this};
   const auto deadline = Clock::now() + std::chrono::milliseconds(options_.inflight_wait_ms);
   auto left_ms = [&] {
     return std::max<int64_t>(
@@ -31,6 +62,7 @@ Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
   while (true) {
     Step step = Step::Rollback;
     bool rolled_back = false;  // by the work's own choice, not by an error
+    const auto began = Clock::now();
     Status s = store.transact(
         [&](store::Transaction& tx) -> Status {
           Result<Step> r = work(tx);
@@ -44,17 +76,28 @@ Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
         std::max<int64_t>(left_ms(), 50));
     if (s.is_ok()) {
       notify_settled();
+      count_commit(ms_since(began));
       return s;
     }
     if (rolled_back) {
       if (step != Step::InFlight) return Status::ok();
       const int64_t left = left_ms();
       if (left == 0) {
+        {
+          std::lock_guard<std::mutex> lock(stats_mu_);
+          ++stats_.inflight_timeouts;
+        }
         if (in_flight != nullptr) *in_flight = true;
         return Status::transient("still being handled by another worker after " +
                                  std::to_string(options_.inflight_wait_ms) + " ms");
       }
+      const auto waited = Clock::now();
       wait_for_settle(std::min(poll_ms, left));
+      {
+        std::lock_guard<std::mutex> lock(stats_mu_);
+        ++stats_.inflight_waits;
+        stats_.inflight_wait_ms += ms_since(waited);
+      }
       poll_ms = std::min<int64_t>(poll_ms * 2, 200);
       continue;
     }

@@ -5,6 +5,7 @@
 // flight wait, bounded.
 #pragma once
 
+#include <array>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -37,6 +38,18 @@ enum class Step {
   InFlight,  // a key it needs is held by another worker: roll back, wait, run again
 };
 
+// What the gate has done since the process started, for /metrics.
+struct GateStats {
+  static constexpr std::array<int64_t, 10> kCommitBucketsMs = {1, 2, 5, 10, 25, 50, 100, 250, 1000, 5000};
+  int64_t running = 0;            // transactions under way now
+  int64_t inflight_waits = 0;     // times a duplicate waited for the original to settle
+  int64_t inflight_wait_ms = 0;   // how long they waited, together
+  int64_t inflight_timeouts = 0;  // waits that ended without the original settling
+  int64_t commits = 0;            // transactions committed
+  int64_t commit_ms_sum = 0;      // their duration (work and commit, group commit's wait included)
+  std::array<int64_t, kCommitBucketsMs.size()> commit_buckets{};  // committed within each bound (not cumulative)
+};
+
 // One Gate per process (thread-safe as long as each thread brings its own
 // Store). A duplicate of a key in flight waits on a condition the Gate
 // signals when a transaction commits here, and polls for commits elsewhere.
@@ -54,15 +67,19 @@ class Gate {
   Status run(store::KeyStore& store, const Work& work, bool* in_flight = nullptr);
 
   const GateOptions& options() const { return options_; }
+  GateStats stats() const;
 
  private:
   void wait_for_settle(int64_t max_ms);
   void notify_settled();
+  void count_commit(int64_t ms);
 
   GateOptions options_;
   std::mutex mu_;
   std::condition_variable settled_;
   uint64_t generation_ = 0;
+  mutable std::mutex stats_mu_;
+  GateStats stats_;
 };
 
 }  // namespace edihub::gate

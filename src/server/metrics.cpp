@@ -111,4 +111,31 @@ std::string Metrics::render(const store::Gauges* gauges, const std::vector<Certi
   return out;
 }
 
+std::string render_gate(const gate::GateStats& g) {
+  std::string out;
+  help(&out, "edihub_gate_transactions_running", "gauge", "Gate transactions under way now.");
+  out += "edihub_gate_transactions_running " + std::to_string(g.running) + "\n";
+  help(&out, "edihub_gate_inflight_waits_total", "counter",
+       "Times a retransmission waited for its original, still in flight, to settle.");
+  out += "edihub_gate_inflight_waits_total " + std::to_string(g.inflight_waits) + "\n";
+  help(&out, "edihub_gate_inflight_wait_seconds_total", "counter", "Time spent in those waits.");
+  out += "edihub_gate_inflight_wait_seconds_total " + number(static_cast<double>(g.inflight_wait_ms) / 1000.0) + "\n";
+  help(&out, "edihub_gate_inflight_timeouts_total", "counter",
+       "Waits that ended before the original settled (the partner was asked to retry).");
+  out += "edihub_gate_inflight_timeouts_total " + std::to_string(g.inflight_timeouts) + "\n";
+  help(&out, "edihub_gate_commit_duration_seconds", "histogram",
+       "Committed gate transactions: the work and the durable commit (with group commit's wait).");
+  int64_t cumulative = 0;
+  for (size_t i = 0; i < gate::GateStats::kCommitBucketsMs.size(); ++i) {
+    cumulative += g.commit_buckets[i];
+    out += "edihub_gate_commit_duration_seconds_bucket{le=\"" +
+           number(static_cast<double>(gate::GateStats::kCommitBucketsMs[i]) / 1000.0) + "\"} " +
+           std::to_string(cumulative) + "\n";
+  }
+  out += "edihub_gate_commit_duration_seconds_bucket{le=\"+Inf\"} " + std::to_string(g.commits) + "\n";
+  out += "edihub_gate_commit_duration_seconds_sum " + number(static_cast<double>(g.commit_ms_sum) / 1000.0) + "\n";
+  out += "edihub_gate_commit_duration_seconds_count " + std::to_string(g.commits) + "\n";
+  return out;
+}
+
 }  // namespace edihub::server

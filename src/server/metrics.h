@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "src/common/outcome.h"
+#include "src/gate/gate.h"
 #include "src/receivers/credentials.h"
 #include "src/store/reports.h"
 
@@ -45,5 +46,8 @@ class Metrics {
   std::map<std::tuple<std::string, std::string, std::string>, int64_t> messages_;  // protocol, partner, outcome
   std::map<std::string, Histogram> latency_;                                        // by protocol
 };
+
+// The gate's counters (gate::Gate::stats()) in the same format.
+std::string render_gate(const gate::GateStats& stats);
 
 }  // namespace edihub::server

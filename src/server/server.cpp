@@ -58,8 +58,8 @@ HttpAnswer ready_answer(const std::string& store_uri) {
 
 // The <metrics> listener: GET /metrics, /healthz, /readyz; no log line per scrape.
 struct MetricsHandler : Handler {
-  MetricsHandler(const config::Gateway& c, const Metrics& m, std::vector<CertificateInUse> certs, int max_failures)
-      : config(c), metrics(m), certificates(std::move(certs)), max_failures(max_failures) {}
+  MetricsHandler(const config::Gateway& c, const Metrics& m, const gate::Gate& g, std::vector<CertificateInUse> certs)
+      : config(c), metrics(m), gate(g), certificates(std::move(certs)), max_failures(g.options().max_failures) {}
 
   std::optional<HttpAnswer> on_head(const HttpRequest& head) override {
     const std::string path = path_of(head);
@@ -81,7 +81,8 @@ struct MetricsHandler : Handler {
     HttpAnswer a;
     a.status = 200;
     a.headers = {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}};
-    a.body = metrics.render(gauges.is_ok() ? &gauges.value() : nullptr, certificates, now_ms);
+    a.body = metrics.render(gauges.is_ok() ? &gauges.value() : nullptr, certificates, now_ms) +
+             render_gate(gate.stats());
     a.outcome = Outcome::Processed;
     return a;
   }
@@ -89,6 +90,7 @@ struct MetricsHandler : Handler {
 
   const config::Gateway& config;
   const Metrics& metrics;
+  const gate::Gate& gate;
   const std::vector<CertificateInUse> certificates;
   const int max_failures;
 };
@@ -255,7 +257,7 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
   }
   if (config.metrics_port >= 0) {
     impl_->metrics_handler =
-        std::make_unique<MetricsHandler>(config, impl_->metrics, certificates, gate.options().max_failures);
+        std::make_unique<MetricsHandler>(config, impl_->metrics, gate, certificates);
     ListenerOptions o;
     o.address = config.metrics_address;
     o.port = config.metrics_port;

@@ -38,6 +38,9 @@ has 'edihub_keys_open{state="failed"} 1'
 has 'edihub_keys_open{state="processing"} 0'
 has 'edihub_keys_poison 0'
 has 'edihub_schema_version 6'
+has 'edihub_gate_transactions_running 0'
+has 'edihub_gate_inflight_timeouts_total 0'
+has 'edihub_gate_commit_duration_seconds_count 3'  # two processed, one failed; a duplicate commits nothing
 grep -q '^edihub_outbox_rows{state="pending"} [0-9]' "$WORK/metrics" || fail "no outbox rows"
 # The demo certificates: ours and acme's (signing and encryption), about ten years left.
 for what in 'owner="edihub",use="identity"' 'owner="acme",use="signing"' 'owner="acme",use="encryption"'; do
