@@ -1,6 +1,7 @@
 #include "src/config/partners.h"
 
 #include "src/common/cidr.h"
+#include "src/crypto/cms.h"
 #include "src/crypto/password.h"
 
 #include <curl/curl.h>
@@ -343,6 +344,16 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
         return Status::invalid(name + ": <auth allow-ip> must be an address or a CIDR network (192.0.2.0/24, "
                                "2001:db8::/32), not '" + std::string(ip.as_string()) + "'");
       p.allow_ips.push_back(ip.as_string());
+    }
+    if (pugi::xml_attribute cert = a.attribute("client-cert")) {
+      if (std::string(cert.as_string()).empty())
+        return Status::invalid(name + ": <auth client-cert> needs a certificate file");
+      // Loaded now: a pin that cannot be read would refuse every message of the partner.
+      const std::string file = resolve(cert.as_string());
+      Result<crypto::Certificate> c = crypto::Certificate::load_pem_file(file);
+      if (!c.is_ok()) return Status::invalid(name + ": <auth client-cert>: " + c.status().message());
+      p.client_certificates.push_back(file);
+      p.client_cert_sha256.push_back(c->sha256());
     }
     if (a.attribute("basic-user") || a.attribute("basic-password-hash")) {
       p.basic_user = a.attribute("basic-user").as_string();

@@ -25,6 +25,9 @@
 //     <auth basic-user="acme" basic-password-hash="pbkdf2-sha256$..."/>  (HTTP Basic on every
 //                     request; `edihub hash-password` makes the hash)
 //     <auth allow-ip="192.0.2.0/24"/>                  (repeatable: addresses that may send)
+//     <auth client-cert="certs/acme-client.crt"/>      (repeatable: rollover; mutual TLS, the
+//                     partner's TLS client certificate pinned by its SHA-256; needs <tls> on
+//                     the listener, a plain-HTTP request is refused)
 //   </partner>
 // Certificate paths are relative to the partner file's directory.
 #pragma once
@@ -66,6 +69,11 @@ struct Partner {
   // <auth>: checked on the wire before anything is decrypted (receivers/partner_auth.h).
   std::vector<std::string> allow_ips;             // CIDRs; empty: any address
   std::string basic_user, basic_password_hash;    // empty: no HTTP Basic
+  // <auth client-cert>: the TLS client certificates the partner may present
+  // (PEM files, resolved paths) and their SHA-256 fingerprints (lower-case hex
+  // of the DER), in the same order; empty: no client certificate asked of it.
+  std::vector<std::string> client_certificates;
+  std::vector<std::string> client_cert_sha256;
 
   // AS4: eb:From PartyId values (and types; an empty type matches any)
   std::vector<std::pair<std::string, std::string>> as4_parties;

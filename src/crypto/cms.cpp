@@ -1,6 +1,7 @@
 #include "src/crypto/cms.h"
 
 #include "parsers/mime/transfer.h"
+#include "src/crypto/digest.h"
 #include "src/crypto/inflate.h"
 
 #include <openssl/bn.h>
@@ -112,6 +113,18 @@ int64_t Certificate::not_after() const {
   std::tm tm{};
   if (ASN1_TIME_to_tm(X509_get0_notAfter(x509_.get()), &tm) != 1) return 0;
   return static_cast<int64_t>(timegm(&tm));
+}
+
+std::string Certificate::sha256() const { return certificate_sha256(x509_.get()); }
+
+std::string certificate_sha256(const X509* x) {
+  if (x == nullptr) return "";
+  unsigned char* der = nullptr;
+  const int n = i2d_X509(x, &der);
+  if (n <= 0) return "";
+  std::string out = sha256_hex(std::string_view(reinterpret_cast<const char*>(der), static_cast<size_t>(n)));
+  OPENSSL_free(der);
+  return out;
 }
 
 bool Certificate::operator==(const Certificate& other) const {

@@ -26,11 +26,16 @@ class Certificate {
   std::string subject() const;
   std::string serial() const;     // hex
   int64_t not_after() const;      // seconds since the epoch
+  std::string sha256() const;     // the fingerprint: lower-case hex SHA-256 of the DER
   bool operator==(const Certificate& other) const;
 
  private:
   std::shared_ptr<X509> x509_;
 };
+
+// Lower-case hex SHA-256 of `x`'s DER (what `openssl x509 -fingerprint -sha256`
+// prints, without colons, in lower case); empty when `x` is null or cannot be encoded.
+std::string certificate_sha256(const X509* x);
 
 class PrivateKey {
  public:

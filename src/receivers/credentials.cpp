@@ -55,6 +55,8 @@ Result<std::vector<CertificateInUse>> certificates_in_use(const config::Gateway&
       if (Status s = add(p.id, "signing", file); !s.is_ok()) return s;
     if (!p.encryption_certificate.empty())
       if (Status s = add(p.id, "encryption", p.encryption_certificate); !s.is_ok()) return s;
+    for (const std::string& file : p.client_certificates)
+      if (Status s = add(p.id, "tls-client", file); !s.is_ok()) return s;
   }
   return out;
 }

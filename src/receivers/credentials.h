@@ -31,11 +31,11 @@ std::string expired_signer(const config::Partner& partner, const std::string& su
 // A certificate the gateway uses, for `edihub certs`, `edihub status` and /metrics.
 struct CertificateInUse {
   std::string owner;  // "edihub" for our identities, else the partner id
-  std::string use;    // identity, signing, encryption
+  std::string use;    // identity, signing, encryption, tls-client (<auth client-cert>)
   std::string subject, serial, file;
   int64_t not_after = 0;  // seconds since the epoch
 };
-// Our identities' and every partner's signing and encryption certificates;
+// Our identities' and every partner's signing, encryption and pinned TLS client certificates;
 // Invalid names the file that cannot be read.
 Result<std::vector<CertificateInUse>> certificates_in_use(const config::Gateway& gw, const config::Partners& partners);
 

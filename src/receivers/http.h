@@ -21,6 +21,9 @@ struct HttpRequest {
   std::string head;    // request line and header block exactly as received: what a capture keeps
   std::string body;    // transfer coding (chunked) removed
   std::string peer;    // the client's address, for the log
+  // The TLS client certificate's SHA-256 (lower-case hex of the DER), from the
+  // connection's handshake, never from a header; empty without one or over plain HTTP.
+  std::string client_cert_sha256;
   // The first header called `name` (case-insensitive), or empty.
   std::string header(std::string_view name) const;
   // How many headers are called `name`.

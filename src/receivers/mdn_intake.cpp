@@ -3,6 +3,7 @@
 #include "src/common/partner_text.h"
 #include "src/receivers/as2/partner_mdn.h"
 #include "src/receivers/edge.h"
+#include "src/receivers/partner_auth.h"
 
 namespace edihub::receivers {
 
@@ -35,6 +36,12 @@ HttpAnswer receive_mdn(const HttpRequest& r, const Context& c, const as2::Settin
   const config::Partner* partner = settings.partners->as2_sender(*from);
   if (partner == nullptr) return answer(403, Outcome::Rejected, "unknown AS2-From '" + *from + "'");
   row.partner_id = partner->id;
+  // The partner's <auth> holds for its MDNs as for its messages, before the signature is checked.
+  if (std::optional<HttpAnswer> refused = check_partner_auth(*partner, r)) {
+    HttpAnswer logged = answer(refused->status, Outcome::Rejected, refused->body);
+    logged.headers = refused->headers;
+    return logged;
+  }
   std::vector<crypto::Certificate> certs;
   if (auto it = settings.signing_certificates.find(partner->id); it != settings.signing_certificates.end())
     certs = it->second;

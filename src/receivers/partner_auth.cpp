@@ -1,5 +1,6 @@
 #include "src/receivers/partner_auth.h"
 
+#include <algorithm>
 #include <mutex>
 #include <unordered_set>
 
@@ -47,6 +48,17 @@ HttpAnswer refusal(int status, const std::string& why) {
 std::optional<HttpAnswer> check_partner_auth(const config::Partner& partner, const HttpRequest& request) {
   if (!partner.allow_ips.empty() && !ip_allowed(request.peer, partner.allow_ips))
     return refusal(403, "this address may not send for partner " + partner.id);
+  if (!partner.client_cert_sha256.empty()) {
+    // Pinned, not chained to a CA: the listener accepted any certificate the
+    // client proved it holds the key of; the profile says which one is the partner's.
+    const std::string& presented = request.client_cert_sha256;
+    if (presented.empty())
+      return refusal(403, "partner " + partner.id + " must present its pinned TLS client certificate");
+    const auto& pins = partner.client_cert_sha256;
+    if (std::find(pins.begin(), pins.end(), presented) == pins.end())
+      return refusal(403, "the TLS client certificate presented is not the one pinned for partner " + partner.id +
+                              " (sha256 " + presented + ")");
+  }
   if (partner.basic_user.empty()) return std::nullopt;
   const std::string header = request.header("Authorization");
   const size_t space = header.find(' ');

@@ -1,8 +1,10 @@
 // Partner authentication on the wire, from the profile's <auth>: an IP
-// allow-list and HTTP Basic credentials (the password kept as a PBKDF2 hash).
-// The pipeline checks it as soon as the envelope names the partner, before a
-// stored receipt is returned and before any decryption: a request that fails
-// gets 403 (address not allowed) or 401 (credentials missing or wrong).
+// allow-list, TLS client certificates pinned by fingerprint (mutual TLS) and
+// HTTP Basic credentials (the password kept as a PBKDF2 hash), checked in that
+// order. The pipeline checks it as soon as the envelope names the partner,
+// before a stored receipt is returned and before any decryption: a request
+// that fails gets 403 (address not allowed; no client certificate, or not a
+// pinned one) or 401 (credentials missing or wrong).
 // Replays from the command line are not checked (nothing came over the wire).
 #pragma once
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "src/common/budget.h"
+#include "src/crypto/cms.h"
 #include "src/receivers/http_reader.h"
 
 namespace edihub::server {
@@ -163,8 +164,12 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   void start() {
     if constexpr (std::is_same_v<Stream, ssl::stream<tcp::socket>>) {
       arm(s_.options.head_timeout_ms);
+      // Bounded by the head's deadline: a client that stalls the handshake loses the socket.
       stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](boost::system::error_code ec) {
         if (ec) return self->close();
+        // Once per connection: every request read on it carries the same certificate.
+        self->client_cert_sha256_ =
+            crypto::certificate_sha256(SSL_get0_peer_certificate(self->stream_.native_handle()));
         self->next_request();
       });
     } else {
@@ -254,6 +259,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     head_done_ = true;
     HttpRequest& head = reader_->request();
     head.peer = peer_;
+    head.client_cert_sha256 = client_cert_sha256_;
     if (std::optional<HttpAnswer> early = s_.handler.on_head(head)) {
       // Answered from the head; a body not read means the connection ends.
       if (!complete) early->close = true;
@@ -327,6 +333,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   HttpServer::Impl& s_;
   Stream stream_;
   std::string peer_;
+  std::string client_cert_sha256_;  // the TLS client certificate's, from the handshake; empty: none
   asio::steady_timer timer_;
   std::unique_ptr<RequestReader> reader_;
   std::string pending_;  // bytes read and not yet used by the reader
@@ -380,14 +387,26 @@ Status HttpServer::start() {
   ListenerOptions& o = impl_->options;
   try {
     if (!o.tls_cert.empty()) {
-      // TLS 1.2+ with the configured certificate; partners are not asked for
-      // client certificates (AS2 authenticates messages by their signatures).
+      // TLS 1.2+ with the configured certificate.
       impl_->tls.emplace(ssl::context::tls_server);
       impl_->tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
                               ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
       impl_->tls->use_certificate_chain_file(o.tls_cert);
       impl_->tls->use_private_key_file(o.tls_key, ssl::context::pem);
       SSL_CTX_set_cipher_list(impl_->tls->native_handle(), "HIGH:!aNULL:!MD5:!RC4");
+      if (o.request_client_cert) {
+        // Asked, not required (no FAIL_IF_NO_PEER_CERT), and any chain passes:
+        // AS2 partners' certificates are mostly self-signed, and the profile's
+        // pin (<auth client-cert>, receivers/partner_auth.h) decides, per
+        // partner, once the request names one. OpenSSL still checks the
+        // client's CertificateVerify: it holds the certificate's key.
+        SSL_CTX* ctx = impl_->tls->native_handle();
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, [](int, X509_STORE_CTX*) { return 1; });
+        // Without a session id context OpenSSL fails every resumed handshake once
+        // it verifies peers; a resumed session keeps its client certificate.
+        static const unsigned char kSessionContext[] = "edihub";
+        SSL_CTX_set_session_id_context(ctx, kSessionContext, sizeof kSessionContext - 1);
+      }
     }
     tcp::endpoint endpoint(asio::ip::make_address(o.address), static_cast<unsigned short>(o.port));
     impl_->acceptor.open(endpoint.protocol());

@@ -26,6 +26,11 @@ struct ListenerOptions {
   std::string address = "127.0.0.1";
   int port = 8080;
   std::string tls_cert, tls_key;  // both empty: plain HTTP
+  // With TLS: ask every client for a certificate (never require one) and
+  // accept any it proves it holds the key of; its SHA-256 goes into each
+  // HttpRequest of the connection (client_cert_sha256), which a partner's
+  // <auth client-cert> pins. Trust comes from the pin, not from a CA.
+  bool request_client_cert = true;
   int io_threads = 2;             // reading and writing every connection
   int threads = 8;                // workers handling complete requests
   int queue = 64;                 // complete requests waiting for a worker; more: 503

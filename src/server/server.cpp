@@ -282,6 +282,7 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
     o.port = config.console_port;
     o.tls_cert = config.console_tls_cert;
     o.tls_key = config.console_tls_key;
+    o.request_client_cert = false;  // operators log in; browsers would ask them for a certificate
     o.threads = 4;
     o.queue = 32;
     o.max_body_bytes = 64 * 1024;  // forms only

@@ -65,6 +65,19 @@ as2() {
 check_eq "AS2 without credentials" 401 "$(as2)"
 check_eq "AS2 with credentials" 200 "$(as2 -u acme:s3cret-pw)"
 grep -q 'processed' "$WORK/as2.out" || fail "AS2: $(head -c 300 "$WORK/as2.out")"
+# An async MDN posted to /as2 by the partner is held to the same <auth>.
+mdn() {
+  printf -- '--b\r\nContent-Type: message/disposition-notification\r\n\r\nOriginal-Message-ID: <ack-1@edihub>\r\nDisposition: automatic-action/MDN-sent-automatically; processed\r\n\r\n--b--\r\n' |
+    curl -s -o "$WORK/mdn.out" -w '%{http_code}' -X POST --data-binary @- "$@" \
+      -H 'Content-Type: multipart/report; report-type=disposition-notification; boundary="b"' \
+      -H "AS2-From: ACMESUPPLY" -H "AS2-To: EDIHUB" -H "Message-ID: <mdn-1@acme.example>" "http://127.0.0.1:$port/as2"
+}
+check_eq "async MDN without credentials" 401 "$(mdn)"
+check_eq "async MDN without credentials: text" "partner acme must authenticate (HTTP Basic)" "$(cat "$WORK/mdn.out")"
+check_eq "async MDN with credentials: read (200, though no message of ours awaits it)" 200 "$(mdn -u acme:s3cret-pw)"
+check_eq "both MDNs logged" 2 "$(sql_eventually "$db" 2 "SELECT count(*) FROM messages WHERE transport_id = '<mdn-1@acme.example>'")"
+check_eq "the MDNs in the log: refused, then read" "rejected|partner acme must authenticate (HTTP Basic);rejected|no message to partner 'acme' awaits an MDN for <ack-1@edihub>;" \
+  "$(sql "$db" "SELECT outcome, detail FROM messages WHERE transport_id = '<mdn-1@acme.example>' ORDER BY id" | tr '\n' ';')"
 kill -TERM "$server"; wait "$server"
 
 # --- IP allow-list: 127.0.0.1 is not in 192.0.2.0/24, then it is in 127.0.0.0/8.

@@ -1,10 +1,12 @@
 // The edge: header checks, the HTTP request reader (whole and byte by byte,
-// with a table of malformed requests), captures read back as the server read them.
+// with a table of malformed requests), captures read back as the server read them,
+// the partner's <auth> decisions (pinned TLS client certificates).
 #include <doctest/doctest.h>
 
 #include "src/receivers/capture.h"
 #include "src/receivers/edge.h"
 #include "src/receivers/http_reader.h"
+#include "src/receivers/partner_auth.h"
 
 using namespace edihub;
 using namespace edihub::receivers;
@@ -172,4 +174,58 @@ TEST_CASE("captures: the request line and head as received, then the body; older
   // A header block with a line break inside a value cannot smuggle a second header.
   Result<HttpRequest> smuggled = read_capture("POST /as2 HTTP/1.1\r\nMessage-ID: <a\rAS2-From: EVIL>\r\n\r\nx");
   CHECK_FALSE(smuggled.is_ok());
+}
+
+TEST_CASE("partner auth: a pinned TLS client certificate, by its SHA-256, or 403 saying what to present") {
+  const std::string a(64, 'a'), b(64, 'b'), c(64, 'c');
+  config::Partner p;
+  p.id = "acme";
+  HttpRequest r;
+  r.peer = "127.0.0.1";
+  SUBCASE("no pin: any certificate or none") {
+    CHECK_FALSE(check_partner_auth(p, r));
+    r.client_cert_sha256 = c;
+    CHECK_FALSE(check_partner_auth(p, r));
+  }
+  SUBCASE("pinned, none presented (or plain HTTP); a header does not count") {
+    p.client_cert_sha256 = {a};
+    r.headers = {{"X-Client-Cert-SHA256", a}, {"X-SSL-Client-Cert", "-----BEGIN CERTIFICATE-----"}};
+    std::optional<HttpAnswer> refused = check_partner_auth(p, r);
+    REQUIRE(refused);
+    CHECK(refused->status == 403);
+    CHECK(refused->body == "partner acme must present its pinned TLS client certificate\n");
+    CHECK(refused->outcome == Outcome::Rejected);
+  }
+  SUBCASE("pinned, another presented: its fingerprint named") {
+    p.client_cert_sha256 = {a};
+    r.client_cert_sha256 = c;
+    std::optional<HttpAnswer> refused = check_partner_auth(p, r);
+    REQUIRE(refused);
+    CHECK(refused->status == 403);
+    CHECK(refused->body ==
+          "the TLS client certificate presented is not the one pinned for partner acme (sha256 " + c + ")\n");
+    r.client_cert_sha256 = std::string(63, 'a');  // exact match only
+    CHECK(check_partner_auth(p, r)->status == 403);
+  }
+  SUBCASE("rollover: either pin passes") {
+    p.client_cert_sha256 = {a, b};
+    r.client_cert_sha256 = b;
+    CHECK_FALSE(check_partner_auth(p, r));
+    r.client_cert_sha256 = a;
+    CHECK_FALSE(check_partner_auth(p, r));
+  }
+  SUBCASE("the address is checked first, HTTP Basic after the certificate") {
+    p.client_cert_sha256 = {a};
+    p.allow_ips = {"192.0.2.0/24"};
+    CHECK(check_partner_auth(p, r)->body == "this address may not send for partner acme\n");
+    p.allow_ips = {"127.0.0.0/8"};
+    p.basic_user = "acme";
+    p.basic_password_hash = "pbkdf2-sha256$1$c2FsdA==$aGFzaA==";
+    CHECK(check_partner_auth(p, r)->status == 403);  // no certificate: Basic not even looked at
+    r.client_cert_sha256 = a;
+    std::optional<HttpAnswer> basic = check_partner_auth(p, r);
+    REQUIRE(basic);
+    CHECK(basic->status == 401);
+    CHECK(basic->body == "partner acme must authenticate (HTTP Basic)\n");
+  }
 }

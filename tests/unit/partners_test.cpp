@@ -96,6 +96,46 @@ TEST_CASE("configuration mistakes are errors naming the file and what is wrong")
   }
 }
 
+// `openssl x509 -in partners/certs/NAME.crt -outform DER | sha256sum`
+const char kAcmeSha256[] = "3358e24fe8b14c6c5f87fd3e5b0a3702166013f1c9754e95339409642b5af6ed";
+const char kEdihubSha256[] = "4d2c03abc7662e63dfce212c54f1f96ea2c7a6ccae6672acdd6481eb656ac856";
+
+TEST_CASE("<auth client-cert>: pinned TLS client certificates load as SHA-256 fingerprints, in order") {
+  Dir d;
+  std::filesystem::create_directory(d.path + "/certs");
+  for (const char* name : {"acme.crt", "edihub.crt"})
+    std::filesystem::copy_file(test::source_path("partners/certs/") + name, d.path + "/certs/" + name);
+  SUBCASE("one, then a rollover's two, paths relative to the profile") {
+    d.write("a.xml", "<partner id='a'><auth client-cert='certs/acme.crt'/></partner>");
+    auto one = config::Partners::load(d.path);
+    REQUIRE(one.is_ok());
+    CHECK(one->find("a")->client_cert_sha256 == std::vector<std::string>{kAcmeSha256});
+    CHECK(one->find("a")->client_certificates == std::vector<std::string>{d.path + "/certs/acme.crt"});
+    d.write("a.xml", "<partner id='a'><auth client-cert='certs/acme.crt'/><auth client-cert='./certs/edihub.crt'/>"
+                     "<auth allow-ip='127.0.0.1'/></partner>");
+    auto two = config::Partners::load(d.path);
+    REQUIRE(two.is_ok());
+    CHECK(two->find("a")->client_cert_sha256 == std::vector<std::string>{kAcmeSha256, kEdihubSha256});
+    CHECK(two->find("a")->client_certificates[1] == d.path + "/certs/edihub.crt");
+    CHECK(two->find("a")->allow_ips == std::vector<std::string>{"127.0.0.1"});
+  }
+  SUBCASE("none: nothing pinned") {
+    d.write("a.xml", "<partner id='a'><auth allow-ip='127.0.0.1'/></partner>");
+    CHECK(config::Partners::load(d.path)->find("a")->client_cert_sha256.empty());
+  }
+  SUBCASE("a file that does not load is named") {
+    d.write("a.xml", "<partner id='a'><auth client-cert='certs/acme.crt'/><auth client-cert='certs/gone.crt'/></partner>");
+    CHECK(config::Partners::load(d.path).status().message() ==
+          d.path + "/a.xml: <auth client-cert>: " + d.path + "/certs/gone.crt: cannot be read");
+    d.write("certs/not.crt", "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n");
+    d.write("a.xml", "<partner id='a'><auth client-cert='certs/not.crt'/></partner>");
+    const std::string why = config::Partners::load(d.path).status().message();
+    CHECK(why.rfind(d.path + "/a.xml: <auth client-cert>: " + d.path + "/certs/not.crt: not a PEM certificate", 0) == 0);
+    d.write("a.xml", "<partner id='a'><auth client-cert=''/></partner>");
+    CHECK(config::Partners::load(d.path).status().message() == d.path + "/a.xml: <auth client-cert> needs a certificate file");
+  }
+}
+
 TEST_CASE("async MDN URLs are compared after normalisation, on segment boundaries") {
   struct Case {
     const char* prefix;
