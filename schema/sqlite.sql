@@ -279,7 +279,7 @@ CREATE TABLE audit (
   result   TEXT    NOT NULL,
   peer     TEXT
 );
-CREATE INDEX audit_at ON audit (at);
+CREATE INDEX audit_action ON audit (action, at);  -- the last purge, for /metrics
 CREATE INDEX messages_partner_received ON messages (partner_id, received_at);
 CREATE INDEX messages_transport_id ON messages (transport_id);
 CREATE INDEX outbox_reference ON outbox (reference);

@@ -208,6 +208,16 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
   const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                          std::chrono::steady_clock::now() - started)
                          .count();
+  if (!dry_run) {
+    // What it did, in the audit the console shows; /metrics reads when it last ran.
+    const std::string result = "deleted " + std::to_string(total_deleted) + " keys, " + std::to_string(messages) +
+                               " message-log rows, " + std::to_string(archives) + " archived requests, " +
+                               std::to_string(outbox_rows) + " outbox rows; dropped " +
+                               std::to_string(total_receipts) + " receipts; " + std::to_string(batches) +
+                               " batches, " + std::to_string(ms) + " ms";
+    Result<int64_t> audited = store->console().audit({0, 0, "edihub purge", "purge", "store", result, ""});
+    if (!audited.is_ok()) err << "edihub purge: done, but not audited: " << audited.status().message() << "\n";
+  }
   if (args.flag("json")) {
     Poco::JSON::Object o(Poco::JSON_PRESERVE_KEY_ORDER);
     o.set("dry_run", dry_run);

@@ -86,23 +86,23 @@ Result<Form> form_of(const HttpRequest& r) {
   }
 }
 
-std::string field(const Form& f, const std::string& name) {
-  auto it = f.find(name);
-  return it == f.end() ? std::string() : it->second;
-}
-
-int64_t id_of(const std::string& text) {
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  return text.empty() || *end != '\0' || v < 1 ? 0 : v;
-}
-
 int64_t now_of(store::Store& store) {
   Result<int64_t> now = store.now_ms();
   return now.is_ok() ? now.value() : 0;
 }
 
 }  // namespace
+
+std::string field(const Form& f, const std::string& name) {
+  auto it = f.find(name);
+  return it == f.end() ? std::string() : it->second;
+}
+
+int64_t positive_number(const std::string& text) {
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  return text.empty() || *end != '\0' || v < 1 ? 0 : v;
+}
 
 Console::Console(Context context)
     : context_(std::move(context)),
@@ -156,13 +156,13 @@ HttpAnswer Console::handle(const HttpRequest& request) {
     }
     return act(path, request, *store, s, form.value());
   }
-  if (path.rfind("/captures/", 0) == 0) return download(id_of(path.substr(10)), request, *store, s);
+  if (path.rfind("/captures/", 0) == 0) return download(positive_number(path.substr(10)), request, *store, s);
 
   View view{*store, context_, s, form.value(), now_of(*store)};
   Result<Rendered> r = Status::not_found("");
   if (path == "/") r = dashboard_page(view);
   else if (path == "/messages") r = messages_page(view);
-  else if (path.rfind("/messages/", 0) == 0 && id_of(path.substr(10))) r = message_page(view, id_of(path.substr(10)));
+  else if (path.rfind("/messages/", 0) == 0 && positive_number(path.substr(10))) r = message_page(view, positive_number(path.substr(10)));
   else if (path == "/keys") r = keys_page(view);
   else if (path == "/outbox") r = outbox_page(view);
   else if (path == "/partners") r = partners_page(view);
@@ -203,7 +203,7 @@ HttpAnswer Console::act(const std::string& path, const HttpRequest& request, sto
         .ignore();
     return refusal(403, "your role (viewer) can look but not act: ask an operator");
   }
-  const int64_t id = id_of(field(form, "id"));
+  const int64_t id = positive_number(field(form, "id"));
   if (path == "/actions/outbox-retry" || path == "/actions/outbox-cancel") {
     const bool retry = path == "/actions/outbox-retry";
     action = retry ? "retry outbox row" : "cancel outbox row";

@@ -36,6 +36,10 @@ struct Context {
 // A request's form fields (the query of a GET, the url-encoded body of a
 // POST), first value of each name.
 using Form = std::map<std::string, std::string>;
+// The field called `name`, or empty.
+std::string field(const Form& form, const std::string& name);
+// `text` as a number above 0 (an id, a page cursor), or 0.
+int64_t positive_number(const std::string& text);
 
 class Console {
  public:

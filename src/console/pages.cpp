@@ -13,17 +13,6 @@ namespace {
 
 constexpr int64_t kDayMs = 86400000;
 
-std::string field(const Form& f, const std::string& name) {
-  auto it = f.find(name);
-  return it == f.end() ? std::string() : it->second;
-}
-
-int64_t number(const std::string& text) {
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  return text.empty() || *end != '\0' || v < 0 ? 0 : v;
-}
-
 // "2026-12-01" as ms since the epoch (UTC midnight), 0 when not a date.
 int64_t date_ms(const std::string& text) {
   int y = 0, m = 0, d = 0;
@@ -128,7 +117,7 @@ std::string receipt_block(const store::Receipt& r) {
 }  // namespace
 
 std::string notice_of(const View& v) {
-  const int64_t id = number(field(v.query, "notice"));
+  const int64_t id = positive_number(field(v.query, "notice"));
   if (id == 0) return "";
   Result<std::vector<store::AuditEntry>> trail = v.store.console().audit_trail(50);
   if (!trail.is_ok()) return "";
@@ -196,7 +185,7 @@ Result<Rendered> messages_page(const View& v) {
   q.since_ms = date_ms(field(v.query, "from"));
   const int64_t to = date_ms(field(v.query, "to"));
   q.until_ms = to ? to + kDayMs - 1 : 0;
-  q.before_id = number(field(v.query, "before"));
+  q.before_id = positive_number(field(v.query, "before"));
   Result<std::vector<store::MessageRow>> rows = v.store.console().find_messages(q);
   if (!rows.is_ok()) return rows.status();
 

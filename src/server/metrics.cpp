@@ -101,6 +101,9 @@ std::string Metrics::render(const store::Gauges* gauges, const std::vector<Certi
     out += "edihub_store_bytes " + std::to_string(gauges->store_bytes) + "\n";
     help(&out, "edihub_schema_version", "gauge", "The store's applied schema migration.");
     out += "edihub_schema_version " + std::to_string(gauges->schema_version) + "\n";
+    help(&out, "edihub_purge_last_run_timestamp_seconds", "gauge",
+         "When edihub purge last finished (seconds since the epoch; 0: never).");
+    out += "edihub_purge_last_run_timestamp_seconds " + std::to_string(gauges->last_purge_ms / 1000) + "\n";
   }
   help(&out, "edihub_certificate_expiry_timestamp_seconds", "gauge",
        "When a certificate in use expires (its notAfter, seconds since the epoch).");

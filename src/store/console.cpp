@@ -11,4 +11,12 @@ std::string control_number_pattern(const std::string& control) {
   return p;
 }
 
+Result<std::optional<Operator>> ConsoleStore::find_operator(const std::string& name) {
+  if (name.empty()) return std::optional<Operator>();
+  Result<std::vector<Operator>> found = operators(name);
+  if (!found.is_ok()) return found.status();
+  if (found->empty()) return std::optional<Operator>();
+  return std::optional<Operator>(std::move(found.value()[0]));
+}
+
 }  // namespace edihub::store

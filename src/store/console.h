@@ -81,8 +81,9 @@ class ConsoleStore {
 
   virtual Status put_operator(const Operator& op) = 0;  // added, or its password and role replaced
   virtual Result<bool> remove_operator(const std::string& name) = 0;
-  virtual Result<std::vector<Operator>> operators() = 0;
-  virtual Result<std::optional<Operator>> find_operator(const std::string& name) = 0;
+  // Every operator, or the one called `name`.
+  virtual Result<std::vector<Operator>> operators(const std::string& name = "") = 0;
+  Result<std::optional<Operator>> find_operator(const std::string& name);
 
   virtual Status put_session(const std::string& token_sha256, const std::string& operator_name,
                              const std::string& csrf, int64_t expires_at_ms) = 0;

@@ -37,6 +37,7 @@ struct Gauges {
   std::map<std::string, Outbox> outbox;  // pending, in-flight, sent (awaiting an MDN), failed
   int64_t store_bytes = 0;
   int schema_version = 0;
+  int64_t last_purge_ms = 0;  // when `edihub purge` last finished (its audit row); 0: never
 };
 
 class Reports {

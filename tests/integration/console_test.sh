@@ -23,7 +23,11 @@ mkdir -p "$SHOTS" "$WORK/partners" "$WORK/acks"
 cp -r "$REPO/partners/certs" "$WORK/partners/"
 sed "s|<retention days=\"30\"/>|<retention days=\"30\"/><acknowledgments via=\"dir\" dir=\"$WORK/acks\" x12=\"997\"/>|" \
   "$REPO/partners/acme.xml" >"$WORK/partners/acme.xml"
-gateway_config "$WORK/edihub.xml" '<listen address="127.0.0.1" port="0"/>' '<console address="127.0.0.1" port="0"/>'
+# The console over TLS, as an operator would run it (a certificate of its own).
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+  -keyout "$WORK/console.key" -out "$WORK/console.crt" 2>/dev/null
+gateway_config "$WORK/edihub.xml" '<listen address="127.0.0.1" port="0"/>' \
+  "<console address=\"127.0.0.1\" port=\"0\"><tls cert=\"$WORK/console.crt\" key=\"$WORK/console.key\"/></console>"
 sed -i "s|<partners dir=\"$REPO/partners\"/>|<partners dir=\"$WORK/partners\"/>|" "$WORK/edihub.xml"
 
 echo "alice-secret-1" | "$EDIHUB" operator add alice --role operator --db "sqlite:$db" >/dev/null || fail "operator add alice"
@@ -36,10 +40,11 @@ check_eq "no password in the store" 0 "$(sql "$db" "SELECT count(*) FROM operato
 
 start_server "$WORK/edihub.xml"
 trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
-console_port=$(sed -n 's/.*operator console on http:\/\/127.0.0.1:\([0-9]*\)\/.*/\1/p' "$WORK/server.out")
+console_port=$(sed -n 's/.*operator console on https:\/\/127.0.0.1:\([0-9]*\)\/.*/\1/p' "$WORK/server.out")
 [[ -n $console_port ]] || { echo "FAIL: no console line in: $(cat "$WORK/server.out")"; exit 1; }
 url="http://127.0.0.1:$port/as2"
-console="http://127.0.0.1:$console_port"
+console="https://127.0.0.1:$console_port"
+curl() { command curl --cacert "$WORK/console.crt" "$@"; }
 
 # post FILE MESSAGE-ID OUT [FROM]: an X12 file signed and encrypted by openssl, posted as AS2.
 post() {
@@ -74,7 +79,7 @@ login() {  # login NAME PASSWORD JAR: the status and the Set-Cookie line
 }
 out=$(login alice alice-secret-1 "$WORK/jar")
 check_eq "login: 303" 303 "$(head -1 <<<"$out")"
-grep -q 'HttpOnly; SameSite=Strict; Max-Age=28800' <<<"$out" || fail "cookie flags: $out"
+grep -q 'HttpOnly; SameSite=Strict; Max-Age=28800; Secure' <<<"$out" || fail "cookie flags: $out"
 page=$(curl -s -b "$WORK/jar" "$console/messages?outcome=rejected")
 grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' <<<"$page" || fail "the hostile AS2-From is not shown escaped"
 grep -q '<script>' <<<"$page" && fail "a partner's markup reached the page"
@@ -82,7 +87,7 @@ grep -q '<script>' <<<"$page" && fail "a partner's markup reached the page"
 # 2. In chromium.
 booked_before=$(sql "$db" "SELECT count(*) FROM invoices")
 outbox_before=$(sql "$db" "SELECT count(*) FROM outbox")
-node "$NODE_DIR/console.js" "http://localhost:$console_port" "<console-1@acme.example>" "$SHOTS" || fail "console.js (screenshots in $SHOTS)"
+node "$NODE_DIR/console.js" "https://127.0.0.1:$console_port" "<console-1@acme.example>" "$SHOTS" || fail "console.js (screenshots in $SHOTS)"
 
 # 3. The store afterwards.
 check_eq "the resend is one more outbox row" $((outbox_before + 1)) "$(sql "$db" "SELECT count(*) FROM outbox")"

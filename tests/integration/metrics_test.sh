@@ -38,6 +38,7 @@ has 'edihub_keys_open{state="failed"} 1'
 has 'edihub_keys_open{state="processing"} 0'
 has 'edihub_keys_poison 0'
 has 'edihub_schema_version 6'
+has 'edihub_purge_last_run_timestamp_seconds 0'
 has 'edihub_gate_transactions_running 0'
 has 'edihub_gate_inflight_timeouts_total 0'
 has 'edihub_gate_commit_duration_seconds_count 3'  # two processed, one failed; a duplicate commits nothing

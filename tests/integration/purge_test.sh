@@ -47,6 +47,10 @@ echo new >"$WORK/archive/today/b.as2"
 out=$("$EDIHUB" purge --db "sqlite:$db" --partners "$REPO/partners" --archive "$WORK/archive" --json)
 grep -q '"archives_deleted":1' <<<"$out" || fail "archives: $out"
 [[ ! -e "$WORK/archive/2024/01/01/a.as2" && -e "$WORK/archive/today/b.as2" ]] || fail "wrong archive files deleted"
+# Each purge that deleted is in the audit (the console's Audit page; /metrics' last purge time), a dry run is not.
+check_eq "the last purge, audited" "edihub purge|purge|deleted 0 keys, 0 message-log rows, 1 archived requests" \
+  "$(sql "$db" "SELECT operator, action, substr(result, 1, 55) FROM audit WHERE action = 'purge' ORDER BY id DESC LIMIT 1")"
+check_eq "three purges audited, the dry run not" 3 "$(sql "$db" "SELECT count(*) FROM audit WHERE action = 'purge'")"
 # Business rows are never purged.
 check_eq "invoices kept" $((60 * 3 + 80 * 3)) "$(sql "$db" 'SELECT count(*) FROM invoices')"
 finish

@@ -339,7 +339,7 @@ Result<Applied> PgTransaction::put_invoice(const std::string& partner, const bus
 
 class PgStore : public Store {
  public:
-  explicit PgStore(std::unique_ptr<Connection> c) : c_(std::move(c)), console_(*c_) {}
+  explicit PgStore(std::unique_ptr<Connection> c) : c_(std::move(c)), console_(console_store(*c_)) {}
 
   // KeyStore
   Result<std::optional<KeyRecord>> lookup(const MessageKey& key) override { return read_key_row(*c_, key); }
@@ -518,7 +518,7 @@ class PgStore : public Store {
   Result<Gauges> gauges(int max_failures) override;
   Result<int64_t> now_ms() override { return c_->clock_ms(); }
 
-  ConsoleStore& console() override { return console_; }
+  ConsoleStore& console() override { return *console_; }
 
  private:
   // The database's clock with the test skew, as SQL (a literal: no parameter).
@@ -538,7 +538,7 @@ class PgStore : public Store {
   }
 
   std::unique_ptr<Connection> c_;
-  Console console_;
+  std::unique_ptr<ConsoleStore> console_;
 };
 
 Status PgStore::transact(const TransactionWork& work, int64_t lock_wait_ms) {
@@ -662,6 +662,9 @@ Result<Gauges> PgStore::gauges(int max_failures) {
   Result<Rows> size = c_->exec("SELECT pg_database_size(current_database())");
   if (!size.is_ok()) return size.status();
   g.store_bytes = size->int64(0, 0);
+  Result<int64_t> purged = scalar("SELECT COALESCE(max(at), 0) FROM audit WHERE action = 'purge'");
+  if (!purged.is_ok()) return purged.status();
+  g.last_purge_ms = purged.value();
   return g;
 }
 

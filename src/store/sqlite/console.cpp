@@ -4,6 +4,31 @@ namespace edihub::store::sqlite {
 
 namespace {
 
+class Console : public ConsoleStore {
+ public:
+  explicit Console(Connection& c) : c_(c) {}
+
+  Result<std::vector<MessageRow>> find_messages(const MessageQuery& query) override;
+  Result<std::optional<MessageRow>> message(int64_t id) override;
+  Result<std::vector<MessageRow>> transport_rows(const std::string& partner_id, const std::string& transport_id) override;
+  Result<std::vector<KeyRecord>> open_keys(const std::string& state, int limit) override;
+  Result<std::vector<BookedDocument>> documents_from(const std::string& partner_id, const std::string& source) override;
+  Result<std::vector<HourCount>> hourly(int64_t since_ms) override;
+  Result<int64_t> last_received(const std::string& partner_id) override;
+  Status put_operator(const Operator& op) override;
+  Result<bool> remove_operator(const std::string& name) override;
+  Result<std::vector<Operator>> operators(const std::string& name) override;
+  Status put_session(const std::string& token_sha256, const std::string& operator_name, const std::string& csrf,
+                     int64_t expires_at_ms) override;
+  Result<std::optional<ConsoleSession>> find_session(const std::string& token_sha256) override;
+  Status end_session(const std::string& token_sha256) override;
+  Result<int64_t> audit(const AuditEntry& entry) override;
+  Result<std::vector<AuditEntry>> audit_trail(int limit) override;
+
+ private:
+  Connection& c_;
+};
+
 constexpr const char* kMessageColumns =
     "SELECT id, received_at, COALESCE(partner_id, ''), protocol, transport, COALESCE(transport_id, ''),"
     " COALESCE(message_id, ''), outcome, COALESCE(detail, ''), bytes, documents, duration_ms, COALESCE(capture_id, 0)"
@@ -144,7 +169,7 @@ Result<bool> Console::remove_operator(const std::string& name) {
   return n.value() == 1;
 }
 
-Result<std::vector<Operator>> Console::named(const std::string& name) {
+Result<std::vector<Operator>> Console::operators(const std::string& name) {
   Stmt q(c_, "SELECT name, password_hash, role, created_at FROM operators WHERE ?1 = '' OR name = ?1 ORDER BY name");
   q.bind(1, name);
   return all<Operator>(q, [](const Stmt& r) { return Operator{r.text(0), r.text(1), r.text(2), r.int64(3)}; });
@@ -198,14 +223,6 @@ Result<std::vector<AuditEntry>> Console::audit_trail(int limit) {
   });
 }
 
-Result<std::vector<Operator>> Console::operators() { return named(""); }
-
-Result<std::optional<Operator>> Console::find_operator(const std::string& name) {
-  if (name.empty()) return std::optional<Operator>();
-  Result<std::vector<Operator>> found = named(name);
-  if (!found.is_ok()) return found.status();
-  if (found->empty()) return std::optional<Operator>();
-  return std::optional<Operator>(std::move(found.value()[0]));
-}
+std::unique_ptr<ConsoleStore> console_store(Connection& c) { return std::make_unique<Console>(c); }
 
 }  // namespace edihub::store::sqlite

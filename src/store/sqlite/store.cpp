@@ -29,7 +29,7 @@ class SqliteStore : public Store {
         business_(*c_),
         records_(*c_),
         outbox_(*c_),
-        console_(*c_) {}
+        console_(console_store(*c_)) {}
 
   // KeyStore
   Result<std::optional<KeyRecord>> lookup(const MessageKey& key) override { return keys_.read(key); }
@@ -98,7 +98,7 @@ class SqliteStore : public Store {
   Result<Gauges> gauges(int max_failures) override;
   Result<int64_t> now_ms() override { return c_->clock_ms(); }
 
-  ConsoleStore& console() override { return console_; }
+  ConsoleStore& console() override { return *console_; }
 
  private:
   // A transaction on this connection (what uses its own statements).
@@ -117,7 +117,7 @@ class SqliteStore : public Store {
   Business business_;
   Records records_;
   Outbox outbox_;
-  Console console_;
+  std::unique_ptr<ConsoleStore> console_;
 };
 
 template <typename... Binds>
@@ -375,6 +375,9 @@ Result<Gauges> SqliteStore::gauges(int max_failures) {
   if (!pages.is_ok()) return pages.status();
   if (!page_size.is_ok()) return page_size.status();
   g.store_bytes = pages.value() * page_size.value();
+  Result<int64_t> purged = scalar("SELECT COALESCE(max(at), 0) FROM audit WHERE action = 'purge'");
+  if (!purged.is_ok()) return purged.status();
+  g.last_purge_ms = purged.value();
   return g;
 }
 

@@ -52,7 +52,8 @@ async function postForm(action, fields) {
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // The test's console certificate is self-signed.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ignoreHTTPSErrors: true });
   page = await context.newPage();
   try {
     // A wrong password first: an error on the login page, no session.
@@ -65,7 +66,8 @@ async function postForm(action, fields) {
     await logIn('alice');
     const cookies = await context.cookies();
     const session = cookies.find((c) => c.name === 'edihub_session');
-    await check('the session cookie is HttpOnly and SameSite=Strict', session && session.httpOnly && session.sameSite === 'Strict');
+    await check('the session cookie is HttpOnly, SameSite=Strict and Secure',
+      session && session.httpOnly && session.sameSite === 'Strict' && session.secure);
 
     // Search the message the test sent, open it.
     await page.click('nav >> text=Messages');
