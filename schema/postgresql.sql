@@ -209,8 +209,12 @@ CREATE TABLE audit (
   peer     TEXT
 );
 CREATE INDEX audit_action ON audit (action, at);  -- the last purge, for /metrics
-CREATE INDEX messages_partner_received ON messages (partner_id, received_at);
+CREATE INDEX messages_partner ON messages (partner_id, id);
+DROP INDEX messages_outcome;
+CREATE INDEX messages_outcome ON messages (outcome, id);
 CREATE INDEX messages_transport_id ON messages (transport_id);
+DROP INDEX messages_message_id;
+CREATE INDEX messages_key ON messages (message_id);
 CREATE INDEX outbox_reference ON outbox (reference);
 CREATE INDEX invoices_source ON invoices (partner_id, source);
 CREATE INDEX shipment_notices_source ON shipment_notices (partner_id, source);

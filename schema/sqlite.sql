@@ -280,8 +280,13 @@ CREATE TABLE audit (
   peer     TEXT
 );
 CREATE INDEX audit_action ON audit (action, at);  -- the last purge, for /metrics
-CREATE INDEX messages_partner_received ON messages (partner_id, received_at);
+-- A partner's or an outcome's newest messages (an SQLite index ends in the rowid: id order).
+CREATE INDEX messages_partner ON messages (partner_id);
+DROP INDEX messages_outcome;
+CREATE INDEX messages_outcome ON messages (outcome);
 CREATE INDEX messages_transport_id ON messages (transport_id);
+DROP INDEX messages_message_id;  -- by key alone (keys are namespaced by sender): searched by the console
+CREATE INDEX messages_key ON messages (message_id);
 CREATE INDEX outbox_reference ON outbox (reference);
 CREATE INDEX invoices_source ON invoices (partner_id, source);
 CREATE INDEX shipment_notices_source ON shipment_notices (partner_id, source);

@@ -43,6 +43,31 @@ std::string num(double v) {
 
 }  // namespace
 
+Result<std::vector<store::HourCount>> HourlyCache::counts(store::ConsoleStore& store, int64_t first_hour,
+                                                          int64_t now_hour) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // Rows of the last hour may still come in (another node's clock, a commit in flight).
+  const int64_t complete_until = now_hour - 1;
+  const bool fresh = !kept_.empty() && first_hour >= first_ && complete_until_ >= first_hour &&
+                     std::chrono::steady_clock::now() - filled_ < std::chrono::minutes(10);
+  if (!fresh) {
+    kept_.clear();
+    first_ = complete_until_ = first_hour;
+    filled_ = std::chrono::steady_clock::now();
+  }
+  Result<std::vector<store::HourCount>> recent = store.hourly(complete_until_ * 3600000);
+  if (!recent.is_ok()) return recent.status();
+  std::vector<store::HourCount> out;
+  for (const auto& c : kept_)
+    if (c.hour >= first_hour) out.push_back(c);
+  for (const auto& c : recent.value()) {
+    out.push_back(c);
+    if (c.hour < complete_until) kept_.push_back(c);
+  }
+  complete_until_ = std::max(complete_until_, complete_until);
+  return out;
+}
+
 std::string hourly_charts(const std::vector<store::HourCount>& counts, int64_t now_hour, int hours,
                           size_t max_partners) {
   const int64_t first = now_hour - hours + 1;

@@ -158,7 +158,7 @@ HttpAnswer Console::handle(const HttpRequest& request) {
   }
   if (path.rfind("/captures/", 0) == 0) return download(positive_number(path.substr(10)), request, *store, s);
 
-  View view{*store, context_, s, form.value(), now_of(*store)};
+  View view{*store, context_, s, form.value(), now_of(*store), hourly_};
   Result<Rendered> r = Status::not_found("");
   if (path == "/") r = dashboard_page(view);
   else if (path == "/messages") r = messages_page(view);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "src/config/gateway.h"
+#include "src/console/charts.h"
 #include "src/config/partners.h"
 #include "src/console/session.h"
 #include "src/gate/gate.h"
@@ -64,6 +65,7 @@ class Console {
 
   Context context_;
   Sessions sessions_;
+  HourlyCache hourly_;
 };
 
 }  // namespace edihub::console

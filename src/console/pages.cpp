@@ -114,6 +114,23 @@ std::string receipt_block(const store::Receipt& r) {
   return out + "</pre>";
 }
 
+// The keys an operator's search text may stand for: itself (a key copied from
+// a page), an AS2 or AS4 message id, or an interchange control number under
+// each sender id of the partner (of every partner when none is chosen).
+std::vector<std::string> candidate_keys(const View& v, const std::string& partner, const std::string& text) {
+  if (text.empty()) return {};
+  std::vector<std::string> keys = {text, store::MessageKey::as2("", text).message_id,
+                                   store::MessageKey::as4("", text).message_id};
+  for (const auto& p : v.context.partners->all()) {
+    if (!partner.empty() && p.id != partner) continue;
+    for (const auto& x : p.x12_ids) keys.push_back(store::MessageKey::x12(p.id, x.id, text).message_id);
+    for (const auto& e : p.edifact_ids) keys.push_back(store::MessageKey::edifact(p.id, e.id, text).message_id);
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
 }  // namespace
 
 std::string notice_of(const View& v) {
@@ -168,7 +185,7 @@ Result<Rendered> dashboard_page(const View& v) {
   }
   constexpr int kHours = 7 * 24;
   const int64_t now_hour = v.now_ms / 3600000;
-  Result<std::vector<store::HourCount>> counts = v.store.console().hourly((now_hour - kHours + 1) * 3600000);
+  Result<std::vector<store::HourCount>> counts = v.hourly.counts(v.store.console(), now_hour - kHours + 1, now_hour);
   if (!counts.is_ok()) return counts.status();
   body += "<h2>Outcomes, last 7 days</h2>" + outcome_mix(counts.value());
   body += "<h2>Messages per partner per hour, last 7 days</h2>" + hourly_charts(counts.value(), now_hour, kHours);
@@ -186,6 +203,8 @@ Result<Rendered> messages_page(const View& v) {
   const int64_t to = date_ms(field(v.query, "to"));
   q.until_ms = to ? to + kDayMs - 1 : 0;
   q.before_id = positive_number(field(v.query, "before"));
+  q.keys = candidate_keys(v, q.partner_id, q.text);
+  for (const auto& p : v.context.partners->all()) q.document_partners.push_back(p.id);
   Result<std::vector<store::MessageRow>> rows = v.store.console().find_messages(q);
   if (!rows.is_ok()) return rows.status();
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "src/common/status.h"
+#include "src/console/charts.h"
 #include "src/console/console.h"
 
 namespace edihub::console {
@@ -16,6 +17,7 @@ struct View {
   const Session& session;
   const Form& query;
   int64_t now_ms;
+  HourlyCache& hourly;  // the dashboard's counts of past hours
 };
 
 struct Rendered {

@@ -2,13 +2,44 @@
 
 namespace edihub::store {
 
-std::string control_number_pattern(const std::string& control) {
-  std::string p = "%:";
-  for (char c : control) {
-    if (c == '%' || c == '_' || c == '\\') p += '\\';
-    p += c;
+SqlFilter message_search_sql(const MessageQuery& q, bool postgresql) {
+  SqlFilter f;
+  auto place = [&](SqlValue v) {
+    f.values.push_back(std::move(v));
+    const std::string n = std::to_string(f.values.size());
+    return postgresql ? "$" + n + (f.values.back().is_number ? "::bigint" : "::text") : "?" + n;
+  };
+  auto text = [&](const std::string& t) { return place({t, 0, false}); };
+  auto number = [&](int64_t v) { return place({"", v, true}); };
+  auto list = [&](const std::vector<std::string>& values) {
+    std::string out;
+    for (const auto& v : values) out += (out.empty() ? "" : ", ") + text(v);
+    return out;
+  };
+  std::vector<std::string> clauses;
+  if (!q.partner_id.empty()) clauses.push_back("partner_id = " + text(q.partner_id));
+  if (!q.protocol.empty()) clauses.push_back("protocol = " + text(q.protocol));
+  if (!q.outcome.empty()) clauses.push_back("outcome = " + text(q.outcome));
+  if (!q.text.empty())
+    clauses.push_back("(transport_id = " + text(q.text) +
+                      (q.keys.empty() ? std::string() : " OR message_id IN (" + list(q.keys) + ")") + ")");
+  if (!q.document.empty()) {
+    const std::vector<std::string> partners =
+        !q.partner_id.empty() ? std::vector<std::string>{q.partner_id} : q.document_partners;
+    auto booked = [&](const char* table, const char* number_column) {
+      return std::string("SELECT source FROM ") + table + " WHERE " +
+             (partners.empty() ? std::string() : "partner_id IN (" + list(partners) + ") AND ") + number_column +
+             " = " + text(q.document);
+    };
+    clauses.push_back("message_id IN (" + booked("invoices", "invoice_number") + " UNION " +
+                      booked("shipment_notices", "document_number") + ")");
   }
-  return p;
+  if (q.since_ms) clauses.push_back("received_at >= " + number(q.since_ms));
+  if (q.until_ms) clauses.push_back("received_at <= " + number(q.until_ms));
+  if (q.before_id) clauses.push_back("id < " + number(q.before_id));
+  for (const auto& c : clauses) f.where += (f.where.empty() ? "" : " AND ") + c;
+  if (f.where.empty()) f.where = "1 = 1";
+  return f;
 }
 
 Result<std::optional<Operator>> ConsoleStore::find_operator(const std::string& name) {

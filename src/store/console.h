@@ -20,15 +20,33 @@ struct MessageRow {
   int64_t bytes = 0, documents = 0, duration_ms = 0, capture_id = 0;
 };
 
-// Empty fields match everything. `text` is a transport id, a key's
-// message_id or an interchange control number; `document` a booked
-// invoice or despatch advice number. Newest first, ids below `before_id`.
+// Empty fields match everything. `text` matches a transport id or one of
+// `keys` (the idempotency keys it may stand for: an AS2 or AS4 id, an
+// interchange control number under each sender id); `document` an invoice or
+// despatch advice number booked for one of `document_partners` (all when
+// empty). Newest first, ids below `before_id`. Every filter given is an
+// index look-up, none a scan of the message log.
 struct MessageQuery {
   std::string partner_id, protocol, outcome, text, document;
-  int64_t since_ms = 0, until_ms = 0;  // until 0: now
+  std::vector<std::string> keys, document_partners;
+  int64_t since_ms = 0, until_ms = 0;  // 0: unbounded
   int64_t before_id = 0;               // 0: from the newest
   int limit = 50;
 };
+
+// The WHERE clause of a message search (without the word) and its values in
+// order, written once for both backends: placeholders ?N (SQLite) or $N
+// (PostgreSQL, numbers cast to bigint).
+struct SqlValue {
+  std::string text;
+  int64_t number = 0;
+  bool is_number = false;
+};
+struct SqlFilter {
+  std::string where;
+  std::vector<SqlValue> values;
+};
+SqlFilter message_search_sql(const MessageQuery& query, bool postgresql);
 
 struct BookedDocument {
   std::string kind;  // invoice, shipment-notice
@@ -56,10 +74,6 @@ struct AuditEntry {
   int64_t id = 0, at_ms = 0;
   std::string operator_name, action, target, result, peer;
 };
-
-// The LIKE pattern matching a key's message_id that ends in ":<control>"
-// (x12:<ISA06>:<ISA13>, edifact:<0004>:<0020>); LIKE's wildcards in it escaped with a backslash.
-std::string control_number_pattern(const std::string& control);
 
 class ConsoleStore {
  public:

@@ -130,3 +130,28 @@ TEST_CASE("console flow: login, pages behind it, CSRF on every POST, viewers can
   CHECK(refused.body.find("viewer") != std::string::npos);
   CHECK(f.request("GET", "/captures/1", "", viewer).status == 403);
 }
+
+TEST_CASE("console hourly cache: past hours are counted once, the last two hours every time") {
+  test::TempDb db;
+  auto now_store = db.open();
+  auto past_store = db.open(-5 * 3600 * 1000);  // its clock 5 hours behind: rows of a past hour
+  store::MessageLog row;
+  row.partner_id = "acme";
+  row.protocol = "as2";
+  row.transport = "http";
+  row.outcome = Outcome::Processed;
+  REQUIRE(past_store->log({row, row}).is_ok());
+  const int64_t now_hour = now_store->now_ms().value() / 3600000;
+  auto total = [](const std::vector<store::HourCount>& counts) {
+    int64_t n = 0;
+    for (const auto& c : counts) n += c.messages;
+    return n;
+  };
+  console::HourlyCache cache;
+  CHECK(total(cache.counts(now_store->console(), now_hour - 10, now_hour).value()) == 2);
+  REQUIRE(past_store->log({row}).is_ok());    // a past hour changing (it does not, but by purge): not seen
+  REQUIRE(now_store->log({row, row}).is_ok());  // this hour: seen
+  CHECK(total(cache.counts(now_store->console(), now_hour - 10, now_hour).value()) == 4);
+  CHECK(total(console::HourlyCache().counts(now_store->console(), now_hour - 10, now_hour).value()) == 5);
+  CHECK(cache.counts(now_store->console(), now_hour - 3, now_hour).value().size() == 1);  // a shorter window
+}

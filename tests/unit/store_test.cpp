@@ -511,17 +511,31 @@ TEST_CASE("console: messages searched by partner, outcome, control number and do
   q.outcome = "rejected";
   CHECK(c.find_messages(q)->size() == 1);
   q = {};
-  q.text = "000000905";  // an ISA13 alone finds its interchange
+  q.text = "000000905";  // an ISA13, with the keys it stands for (the console makes them)
+  q.keys = {key("000000905").message_id, "as2:000000905"};
   CHECK(ids(q) == "x12:<m1@acme> ");
+  q.keys.clear();
   q.text = "<m1@acme>";  // a transport id finds the message and its interchange
   CHECK(ids(q) == "as2:<m1@acme> x12:<m1@acme> ");
-  q.text = "%";  // LIKE's wildcards are the characters themselves
+  q.text = "%";  // matched exactly: no wildcards
   CHECK(ids(q) == "");
   q = {};
   q.document = "INV-7";
   CHECK(ids(q) == "x12:<m1@acme> ");
-  q.document = "INV-8";
+  q.document_partners = {"beta", "acme"};
+  CHECK(ids(q) == "x12:<m1@acme> ");
+  q.document_partners = {"beta"};
   CHECK(ids(q) == "");
+  q.document = "INV-8";
+  q.document_partners.clear();
+  CHECK(ids(q) == "");
+  q = {};
+  q.partner_id = "acme";
+  q.protocol = "as2";
+  q.outcome = "processed";
+  q.since_ms = 1;
+  q.until_ms = s->now_ms().value() + 1000;
+  CHECK(ids(q) == "as2:<100%_x@acme> as2:<m1@acme> ");  // every filter at once
   q = {};
   q.limit = 2;
   auto first_page = c.find_messages(q).value();

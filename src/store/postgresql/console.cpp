@@ -65,21 +65,17 @@ Status done(const Result<Rows>& r) { return r.is_ok() ? Status::ok() : r.status(
 
 }  // namespace
 
-Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& f) {
-  return all<MessageRow>(
-      c_.exec(std::string(kMessageColumns) +
-                  "WHERE ($1::text = '' OR partner_id = $1) AND ($2::text = '' OR protocol = $2)"
-                  " AND ($3::text = '' OR outcome = $3)"
-                  " AND ($4::text = '' OR transport_id = $4 OR message_id = $4 OR message_id LIKE $5)"
-                  " AND ($6::text = '' OR message_id IN (SELECT source FROM invoices WHERE invoice_number = $6"
-                  "   AND ($1 = '' OR partner_id = $1) UNION SELECT source FROM shipment_notices"
-                  "   WHERE document_number = $6 AND ($1 = '' OR partner_id = $1)))"
-                  " AND received_at >= $7 AND ($8::bigint = 0 OR received_at <= $8) AND ($9::bigint = 0 OR id < $9)"
-                  " ORDER BY id DESC LIMIT $10",
-              Params().add(f.partner_id).add(f.protocol).add(f.outcome).add(f.text)
-                  .add(control_number_pattern(f.text)).add(f.document).add(f.since_ms).add(f.until_ms)
-                  .add(f.before_id).add(int64_t{f.limit})),
-      message_row);
+Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& query) {
+  const SqlFilter f = message_search_sql(query, true);
+  Params params;
+  for (const SqlValue& v : f.values) {
+    if (v.is_number) params.add(v.number);
+    else params.add(v.text);
+  }
+  return all<MessageRow>(c_.exec(std::string(kMessageColumns) + "WHERE " + f.where + " ORDER BY id DESC LIMIT " +
+                                     std::to_string(query.limit),
+                                 params),
+                         message_row);
 }
 
 Result<std::optional<MessageRow>> Console::message(int64_t id) {
@@ -144,7 +140,7 @@ Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
 }
 
 Result<int64_t> Console::last_received(const std::string& partner_id) {
-  Result<Rows> r = c_.exec("SELECT COALESCE(max(received_at), 0) FROM messages WHERE partner_id = $1",
+  Result<Rows> r = c_.exec("SELECT received_at FROM messages WHERE partner_id = $1 ORDER BY id DESC LIMIT 1",
                            Params().add(partner_id));
   if (!r.is_ok()) return r.status();
   return r->size() > 0 ? r->int64(0, 0) : 0;

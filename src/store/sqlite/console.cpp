@@ -68,19 +68,16 @@ Status done(const Result<int64_t>& r) { return r.is_ok() ? Status::ok() : r.stat
 
 }  // namespace
 
-Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& f) {
-  Stmt q(c_, (std::string(kMessageColumns) +
-              "WHERE (?1 = '' OR partner_id = ?1) AND (?2 = '' OR protocol = ?2) AND (?3 = '' OR outcome = ?3)"
-              " AND (?4 = '' OR transport_id = ?4 OR message_id = ?4 OR message_id LIKE ?5 ESCAPE '\\')"
-              " AND (?6 = '' OR message_id IN (SELECT source FROM invoices WHERE invoice_number = ?6"
-              "   AND (?1 = '' OR partner_id = ?1) UNION SELECT source FROM shipment_notices"
-              "   WHERE document_number = ?6 AND (?1 = '' OR partner_id = ?1)))"
-              " AND received_at >= ?7 AND (?8 = 0 OR received_at <= ?8) AND (?9 = 0 OR id < ?9)"
-              " ORDER BY id DESC LIMIT ?10")
-                 .c_str());
-  q.bind(1, f.partner_id).bind(2, f.protocol).bind(3, f.outcome).bind(4, f.text);
-  q.bind(5, control_number_pattern(f.text)).bind(6, f.document).bind(7, f.since_ms).bind(8, f.until_ms);
-  q.bind(9, f.before_id).bind(10, int64_t{f.limit});
+Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& query) {
+  const SqlFilter f = message_search_sql(query, false);
+  const std::string sql = std::string(kMessageColumns) + "WHERE " + f.where + " ORDER BY id DESC LIMIT " +
+                          std::to_string(query.limit);
+  Stmt q(c_, sql.c_str());
+  int i = 0;
+  for (const SqlValue& v : f.values) {
+    if (v.is_number) q.bind(++i, v.number);
+    else q.bind(++i, v.text);
+  }
   return all<MessageRow>(q, message_row);
 }
 
@@ -146,7 +143,7 @@ Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
 }
 
 Result<int64_t> Console::last_received(const std::string& partner_id) {
-  Stmt q(c_, "SELECT COALESCE(max(received_at), 0) FROM messages WHERE partner_id = ?1");
+  Stmt q(c_, "SELECT received_at FROM messages WHERE partner_id = ?1 ORDER BY id DESC LIMIT 1");
   q.bind(1, partner_id);
   Result<bool> row = q.step();
   if (!row.is_ok()) return row.status();
