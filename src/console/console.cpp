@@ -17,7 +17,7 @@ namespace {
 using receivers::HttpAnswer;
 using receivers::HttpRequest;
 
-constexpr size_t kMaxFormBytes = 16 * 1024;
+constexpr size_t kMaxFormBytes = 16 * 1024;  // query and body each (the listener bounds the body too)
 
 std::string path_of(const HttpRequest& r) { return r.target.substr(0, r.target.find('?')); }
 
@@ -54,7 +54,29 @@ HttpAnswer refusal(int status, const std::string& why) {
   return html_answer(status, {"Refused", "", "", "", ""}, "<p class=\"error-box\">" + html(why) + "</p>");
 }
 
-// A local path to go back to after an action: never another site.
+
+std::string with_notice(const std::string& to, int64_t audit_id) {
+  return to + (to.find('?') == std::string::npos ? "?" : "&") + "notice=" + std::to_string(audit_id);
+}
+
+
+// A browser's POST says where its form came from: it must be this console
+// (login CSRF, and a second line behind the token). Clients that send no
+// Origin (curl, scripts) are judged by the token alone.
+bool same_origin(const HttpRequest& r) {
+  const std::string origin = r.header("Origin");
+  if (origin.empty()) return true;
+  const size_t scheme = origin.find("://");
+  return scheme != std::string::npos && origin.substr(scheme + 3) == r.header("Host");
+}
+
+int64_t now_of(store::Store& store) {
+  Result<int64_t> now = store.now_ms();
+  return now.is_ok() ? now.value() : 0;
+}
+
+}  // namespace
+
 std::string local_path(const std::string& to) {
   if (to.empty() || to[0] != '/' || (to.size() > 1 && (to[1] == '/' || to[1] == '\\')) || to.size() > 512 ||
       !is_printable(to, 512))
@@ -62,13 +84,7 @@ std::string local_path(const std::string& to) {
   return to;
 }
 
-std::string with_notice(const std::string& to, int64_t audit_id) {
-  return to + (to.find('?') == std::string::npos ? "?" : "&") + "notice=" + std::to_string(audit_id);
-}
-
-// The form of a GET (its query) or of a url-encoded POST (its body). POCO's
-// HTMLForm decodes it (+ as space, %XX), bounded in fields and lengths.
-Result<Form> form_of(const HttpRequest& r) {
+Result<Form> parse_form(const HttpRequest& r) {
   if (r.body.size() > kMaxFormBytes) return Status::invalid("form too large");
   try {
     Poco::Net::HTTPRequest head(r.method, r.target, Poco::Net::HTTPMessage::HTTP_1_1);
@@ -78,20 +94,17 @@ Result<Form> form_of(const HttpRequest& r) {
     parsed.setFieldLimit(32);
     parsed.setValueLengthLimit(4096);
     parsed.load(head, body);
+    // HTMLForm applies its limit to the query and to the body each: the whole form is bounded here.
+    if (parsed.size() > 32) return Status::invalid("the form has more than 32 fields");
     Form out;
     for (const auto& [name, value] : parsed) out.emplace(name, value);
     return out;
   } catch (const Poco::Exception& e) {
     return Status::invalid("the form could not be read: " + e.displayText());
+  } catch (const std::exception& e) {
+    return Status::invalid(std::string("the form could not be read: ") + e.what());
   }
 }
-
-int64_t now_of(store::Store& store) {
-  Result<int64_t> now = store.now_ms();
-  return now.is_ok() ? now.value() : 0;
-}
-
-}  // namespace
 
 std::string field(const Form& f, const std::string& name) {
   auto it = f.find(name);
@@ -129,9 +142,12 @@ HttpAnswer Console::handle(const HttpRequest& request) {
   std::string error;
   store::Store* store = context_.store(&error);
   if (store == nullptr) return refusal(503, "the store is unavailable: " + error);
-  Result<Form> form = form_of(request);
+  Result<Form> form = parse_form(request);
   if (!form.is_ok()) return refusal(400, form.status().message());
   const std::string path = path_of(request);
+  if (request.method == "POST" && !same_origin(request))
+    return refusal(403, "a form posted from another site (Origin " + partner_text(request.header("Origin"), 100) +
+                            ") is refused");
   if (path == "/login") return login(request, *store, form.value());
 
   Result<std::optional<Session>> session = sessions_.current(store->console(), request);
@@ -162,7 +178,8 @@ HttpAnswer Console::handle(const HttpRequest& request) {
   Result<Rendered> r = Status::not_found("");
   if (path == "/") r = dashboard_page(view);
   else if (path == "/messages") r = messages_page(view);
-  else if (path.rfind("/messages/", 0) == 0 && positive_number(path.substr(10))) r = message_page(view, positive_number(path.substr(10)));
+  else if (path.rfind("/messages/", 0) == 0 && positive_number(path.substr(10)) > 0)
+    r = message_page(view, positive_number(path.substr(10)));
   else if (path == "/keys") r = keys_page(view);
   else if (path == "/outbox") r = outbox_page(view);
   else if (path == "/partners") r = partners_page(view);

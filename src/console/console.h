@@ -37,6 +37,12 @@ struct Context {
 // A request's form fields (the query of a GET, the url-encoded body of a
 // POST), first value of each name.
 using Form = std::map<std::string, std::string>;
+// The request's form: POCO's HTMLForm decodes it (+ as space, %XX), bounded
+// in size, fields and lengths; Invalid when it cannot be read.
+Result<Form> parse_form(const receivers::HttpRequest& request);
+// A local path to go back to after an action ("/" for anything that could
+// leave this site: another host, a scheme, a control byte).
+std::string local_path(const std::string& to);
 // The field called `name`, or empty.
 std::string field(const Form& form, const std::string& name);
 // `text` as a number above 0 (an id, a page cursor), or 0.

@@ -262,13 +262,12 @@ Result<Rendered> message_page(const View& v, int64_t id) {
   body += "</dl>";
 
   if (m.capture_id) {
-    Result<std::optional<store::Capture>> capture = v.store.read_capture(m.capture_id);
+    Result<std::optional<store::CaptureHead>> capture = v.store.console().capture_head(m.capture_id);
     if (capture.is_ok() && capture.value()) {
       body += "<h2>Transport headers, as received</h2>" + receipt_block({0, capture.value()->head, ""});
       if (v.session.can_act())
         body += "<p>" + link("/captures/" + std::to_string(m.capture_id), "Download the capture") + " (" +
-                std::to_string(capture.value()->head.size() + capture.value()->body.size()) +
-                " bytes, for edihub replay)</p>";
+                std::to_string(capture.value()->bytes) + " bytes, for edihub replay)</p>";
     }
   }
 
@@ -280,6 +279,12 @@ Result<Rendered> message_page(const View& v, int64_t id) {
   // The transport message first (it is logged after its interchanges).
   std::stable_partition(related->begin(), related->end(),
                         [](const store::MessageRow& r) { return r.protocol == "as2" || r.protocol == "as4"; });
+  constexpr size_t kShownRows = 100;  // each costs a few look-ups; a 450-interchange message stays quick
+  if (related->size() > kShownRows) {
+    body += "<p class=\"notice\">" + std::to_string(related->size()) + " rows belong to this message: the first " +
+            std::to_string(kShownRows) + " are shown; search the others by their control number.</p>";
+    related->resize(kShownRows);
+  }
   for (const auto& r : related.value()) {
     if (r.message_id.empty()) continue;
     const bool interchange = r.protocol == "x12" || r.protocol == "edifact";
@@ -322,7 +327,9 @@ Result<Rendered> message_page(const View& v, int64_t id) {
 Result<Rendered> keys_page(const View& v) {
   std::string state = field(v.query, "state");
   if (state != "failed" && state != "poison") state = "processing";
-  Result<std::vector<store::KeyRecord>> keys = v.store.console().open_keys(state == "poison" ? "failed" : state, 500);
+  const int64_t poison_at = v.context.gate->options().max_failures;
+  Result<std::vector<store::KeyRecord>> keys =
+      v.store.console().open_keys(state == "poison" ? "failed" : state, state == "poison" ? poison_at : 0, 500);
   if (!keys.is_ok()) return keys.status();
   std::string body = notice_of(v) + "<p>";
   for (const char* s : {"processing", "failed", "poison"})
@@ -331,8 +338,7 @@ Result<Rendered> keys_page(const View& v) {
   const std::string back = "/keys?state=" + state;
   std::vector<std::vector<std::string>> cells;
   for (const auto& k : keys.value()) {
-    if (state == "poison" && !poison(v, k)) continue;
-    if (state == "failed" && poison(v, k)) continue;
+    if (state == "failed" && poison(v, k)) continue;  // listed under poison
     const std::string lease = k.state == store::KeyState::Processing
                                   ? when(k.lease_until_ms) + (k.lease_until_ms < v.now_ms ? " (expired)" : "")
                                   : "-";

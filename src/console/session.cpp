@@ -21,6 +21,17 @@ const std::string& decoy_hash() {
 
 }  // namespace
 
+std::string session_token(const receivers::HttpRequest& request) {
+  const std::string header = request.header("Cookie");
+  if (header.empty() || header.size() > 4096) return "";
+  Poco::Net::HTTPRequest parsed;
+  parsed.set("Cookie", header);
+  Poco::Net::NameValueCollection cookies;
+  parsed.getCookies(cookies);
+  const std::string token = cookies.get(kCookie, "");
+  return token.size() == 64 && token.find_first_not_of("0123456789abcdef") == std::string::npos ? token : "";
+}
+
 bool Sessions::throttled(const std::string& peer) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = failures_.find(peer);
@@ -62,14 +73,8 @@ Result<std::string> Sessions::log_in(store::ConsoleStore& store, int64_t now_ms,
 
 Result<std::optional<Session>> Sessions::current(store::ConsoleStore& store,
                                                  const receivers::HttpRequest& request) const {
-  const std::string header = request.header("Cookie");
-  if (header.empty() || header.size() > 4096) return std::optional<Session>();
-  Poco::Net::HTTPRequest parsed;
-  parsed.set("Cookie", header);
-  Poco::Net::NameValueCollection cookies;
-  parsed.getCookies(cookies);
-  const std::string token = cookies.get(kCookie, "");
-  if (token.size() != 64) return std::optional<Session>();
+  const std::string token = session_token(request);
+  if (token.empty()) return std::optional<Session>();
   Session s;
   s.token_sha256 = crypto::sha256_hex(token);
   Result<std::optional<store::ConsoleSession>> found = store.find_session(s.token_sha256);

@@ -23,6 +23,10 @@ struct Session {
   bool can_act() const { return info.role == "operator"; }
 };
 
+// The session cookie's value in the request (POCO's cookie parsing), empty
+// when there is none or it cannot be a token.
+std::string session_token(const receivers::HttpRequest& request);
+
 class Sessions {
  public:
   Sessions(int session_minutes, bool secure_cookie) : minutes_(session_minutes), secure_(secure_cookie) {}

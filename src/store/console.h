@@ -60,6 +60,12 @@ struct HourCount {
   int64_t messages = 0;
 };
 
+// What a message page shows of an archived request: its head, and how big it is.
+struct CaptureHead {
+  std::string head;
+  int64_t bytes = 0;  // head and body
+};
+
 struct Operator {
   std::string name, password_hash, role;  // role: viewer, operator
   int64_t created_at_ms = 0;
@@ -84,12 +90,15 @@ class ConsoleStore {
   // Every row one transport message wrote (itself and its interchanges), oldest first.
   virtual Result<std::vector<MessageRow>> transport_rows(const std::string& partner_id,
                                                          const std::string& transport_id) = 0;
-  // Keys in `state` (processing or failed), newest first; poison ones are
-  // failed with failures >= max_failures. Receipt bodies are not read.
-  virtual Result<std::vector<KeyRecord>> open_keys(const std::string& state, int limit) = 0;
+  // Keys in `state` (processing or failed) that failed at least
+  // `min_failures` times (poison: the gate's max_failures), newest first.
+  // Receipt bodies are not read.
+  virtual Result<std::vector<KeyRecord>> open_keys(const std::string& state, int64_t min_failures, int limit) = 0;
   virtual Result<std::vector<BookedDocument>> documents_from(const std::string& partner_id,
                                                              const std::string& source) = 0;
   virtual Result<std::vector<HourCount>> hourly(int64_t since_ms) = 0;
+  // The head of capture `id` without reading its body (which may be large).
+  virtual Result<std::optional<CaptureHead>> capture_head(int64_t id) = 0;
   // When the partner's newest message arrived (ms), 0 when none is logged.
   virtual Result<int64_t> last_received(const std::string& partner_id) = 0;
 

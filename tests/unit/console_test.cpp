@@ -38,13 +38,15 @@ struct Fixture {
     return c;
   }
   HttpAnswer request(const std::string& method, const std::string& target, const std::string& body = "",
-                     const std::string& cookie = "") {
+                     const std::string& cookie = "", const std::string& origin = "") {
     HttpRequest r;
     r.method = method;
     r.target = target;
     r.body = body;
     r.peer = "127.0.0.1";
+    r.headers.push_back({"Host", "127.0.0.1:8443"});
     if (!cookie.empty()) r.headers.push_back({"Cookie", cookie});
+    if (!origin.empty()) r.headers.push_back({"Origin", origin});
     return app.handle(r);
   }
   // Logs in: the cookie to send.
@@ -98,6 +100,10 @@ TEST_CASE("console flow: login, pages behind it, CSRF on every POST, viewers can
   CHECK(wrong.status == 401);
   CHECK(wrong.body.find("wrong name or password") != std::string::npos);
   CHECK(header(wrong, "Set-Cookie").empty());
+  // A form posted from another site is refused before anything else, the login form included.
+  HttpAnswer cross = f.request("POST", "/login", "name=alice&password=secret-pass", "", "https://evil.example");
+  CHECK(cross.status == 403);
+  CHECK(cross.body.find("Origin https://evil.example") != std::string::npos);
 
   const std::string cookie = f.log_in("alice", "operator");
   HttpAnswer dash = f.request("GET", "/", "", cookie);
@@ -111,14 +117,15 @@ TEST_CASE("console flow: login, pages behind it, CSRF on every POST, viewers can
   // Actions: a wrong token is refused; the right one acts (here: no such row) and is audited.
   CHECK(f.request("POST", "/actions/resend", "id=1&csrf=" + std::string(32, '0'), cookie).status == 403);
   const std::string token = f.csrf(cookie);
+  CHECK(f.request("POST", "/actions/resend", "id=1&csrf=" + token, cookie, "https://127.0.0.1:8443").status == 303);
   HttpAnswer acted = f.request("POST", "/actions/resend", "id=1&return=//evil.example/&csrf=" + token, cookie);
   CHECK(acted.status == 303);
   CHECK(header(acted, "Location").rfind("/?notice=", 0) == 0);  // never another site
   auto trail = f.store->console().audit_trail(10).value();
-  REQUIRE(trail.size() >= 2);
+  REQUIRE(trail.size() >= 3);
   CHECK(trail[0].action == "resend");
   CHECK(trail[0].result == "not done: no outbox row 1");
-  CHECK(trail[1].action == "refused");
+  CHECK(trail[2].action == "refused");
 
   // Logging out ends the session in the store.
   CHECK(f.request("POST", "/logout", "csrf=" + token, cookie).status == 303);

@@ -11,9 +11,10 @@ class Console : public ConsoleStore {
   Result<std::vector<MessageRow>> find_messages(const MessageQuery& query) override;
   Result<std::optional<MessageRow>> message(int64_t id) override;
   Result<std::vector<MessageRow>> transport_rows(const std::string& partner_id, const std::string& transport_id) override;
-  Result<std::vector<KeyRecord>> open_keys(const std::string& state, int limit) override;
+  Result<std::vector<KeyRecord>> open_keys(const std::string& state, int64_t min_failures, int limit) override;
   Result<std::vector<BookedDocument>> documents_from(const std::string& partner_id, const std::string& source) override;
   Result<std::vector<HourCount>> hourly(int64_t since_ms) override;
+  Result<std::optional<CaptureHead>> capture_head(int64_t id) override;
   Result<int64_t> last_received(const std::string& partner_id) override;
   Status put_operator(const Operator& op) override;
   Result<bool> remove_operator(const std::string& name) override;
@@ -95,12 +96,13 @@ Result<std::vector<MessageRow>> Console::transport_rows(const std::string& partn
       message_row);
 }
 
-Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int limit) {
+Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int64_t min_failures, int limit) {
   return all<KeyRecord>(
       c_.exec("SELECT partner_id, message_id, state, received_at, COALESCE(lease_until, 0), attempts, failures,"
               " COALESCE(outcome, ''), COALESCE(error, ''), COALESCE(owner, '')"
-              " FROM idempotency_keys WHERE state = $1 AND state <> 'completed' ORDER BY received_at DESC LIMIT $2",
-              Params().add(state).add(int64_t{limit})),
+              " FROM idempotency_keys WHERE state = $1 AND state <> 'completed' AND failures >= $3"
+              " ORDER BY received_at DESC LIMIT $2",
+              Params().add(state).add(int64_t{limit}).add(min_failures)),
       [](const Rows& r, int i) {
         KeyRecord k;
         k.key = {r.text(i, 0), r.text(i, 1)};
@@ -137,6 +139,15 @@ Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
               " GROUP BY 1, 2, 3 ORDER BY 3",
               Params().add(since_ms)),
       [](const Rows& r, int i) { return HourCount{r.text(i, 0), r.text(i, 1), r.int64(i, 2), r.int64(i, 3)}; });
+}
+
+Result<std::optional<CaptureHead>> Console::capture_head(int64_t id) {
+  // octet_length() of a TOASTed bytea reads its size, not its content.
+  Result<Rows> r = c_.exec("SELECT head, (octet_length(head) + octet_length(body))::bigint FROM captures WHERE id = $1",
+                           Params().add(id));
+  if (!r.is_ok()) return r.status();
+  if (r->size() == 0) return std::optional<CaptureHead>();
+  return std::optional<CaptureHead>(CaptureHead{r->text(0, 0), r->int64(0, 1)});
 }
 
 Result<int64_t> Console::last_received(const std::string& partner_id) {

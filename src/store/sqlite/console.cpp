@@ -11,9 +11,10 @@ class Console : public ConsoleStore {
   Result<std::vector<MessageRow>> find_messages(const MessageQuery& query) override;
   Result<std::optional<MessageRow>> message(int64_t id) override;
   Result<std::vector<MessageRow>> transport_rows(const std::string& partner_id, const std::string& transport_id) override;
-  Result<std::vector<KeyRecord>> open_keys(const std::string& state, int limit) override;
+  Result<std::vector<KeyRecord>> open_keys(const std::string& state, int64_t min_failures, int limit) override;
   Result<std::vector<BookedDocument>> documents_from(const std::string& partner_id, const std::string& source) override;
   Result<std::vector<HourCount>> hourly(int64_t since_ms) override;
+  Result<std::optional<CaptureHead>> capture_head(int64_t id) override;
   Result<int64_t> last_received(const std::string& partner_id) override;
   Status put_operator(const Operator& op) override;
   Result<bool> remove_operator(const std::string& name) override;
@@ -99,12 +100,13 @@ Result<std::vector<MessageRow>> Console::transport_rows(const std::string& partn
   return all<MessageRow>(q, message_row);
 }
 
-Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int limit) {
+Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int64_t min_failures, int limit) {
   Stmt q(c_,
          "SELECT partner_id, message_id, state, received_at, COALESCE(lease_until, 0), attempts, failures,"
          " COALESCE(outcome, ''), COALESCE(error, ''), COALESCE(owner, '')"
-         " FROM idempotency_keys WHERE state = ?1 AND state <> 'completed' ORDER BY received_at DESC LIMIT ?2");
-  q.bind(1, state).bind(2, int64_t{limit});
+         " FROM idempotency_keys INDEXED BY idempotency_keys_open"
+         " WHERE state = ?1 AND state <> 'completed' AND failures >= ?3 ORDER BY received_at DESC LIMIT ?2");
+  q.bind(1, state).bind(2, int64_t{limit}).bind(3, min_failures);
   return all<KeyRecord>(q, [](const Stmt& r) {
     KeyRecord k;
     k.key = {r.text(0), r.text(1)};
@@ -140,6 +142,16 @@ Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
          " GROUP BY 1, 2, 3 ORDER BY 3");
   q.bind(1, since_ms);
   return all<HourCount>(q, [](const Stmt& r) { return HourCount{r.text(0), r.text(1), r.int64(2), r.int64(3)}; });
+}
+
+Result<std::optional<CaptureHead>> Console::capture_head(int64_t id) {
+  // length() of a blob reads its size, not its content.
+  Stmt q(c_, "SELECT head, length(head) + length(body) FROM captures WHERE id = ?1");
+  q.bind(1, id);
+  Result<bool> row = q.step();
+  if (!row.is_ok()) return row.status();
+  if (!row.value()) return std::optional<CaptureHead>();
+  return std::optional<CaptureHead>(CaptureHead{q.blob(0), q.int64(1)});
 }
 
 Result<int64_t> Console::last_received(const std::string& partner_id) {
