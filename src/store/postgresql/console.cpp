@@ -1,39 +1,15 @@
 #include "src/store/postgresql/console.h"
 
-namespace edihub::store::postgresql {
+#include "src/store/console_backend.h"
+
+// The specializations live in ConsoleBackend's namespace; this backend's types are used from postgresql.
+namespace edihub::store {
+
+using namespace postgresql;  // NOLINT: Connection, and the statement types of this backend
 
 namespace {
 
-class Console : public ConsoleStore {
- public:
-  explicit Console(Connection& c) : c_(c) {}
-
-  Result<std::vector<MessageRow>> find_messages(const MessageQuery& query) override;
-  Result<std::optional<MessageRow>> message(int64_t id) override;
-  Result<std::vector<MessageRow>> transport_rows(const std::string& partner_id, const std::string& transport_id) override;
-  Result<std::vector<KeyRecord>> open_keys(const std::string& state, int64_t min_failures, int limit) override;
-  Result<std::vector<BookedDocument>> documents_from(const std::string& partner_id, const std::string& source) override;
-  Result<std::vector<HourCount>> hourly(int64_t since_ms) override;
-  Result<std::optional<CaptureHead>> capture_head(int64_t id) override;
-  Result<int64_t> last_received(const std::string& partner_id) override;
-  Status put_operator(const Operator& op) override;
-  Result<bool> remove_operator(const std::string& name) override;
-  Result<std::vector<Operator>> operators(const std::string& name) override;
-  Status put_session(const std::string& token_sha256, const std::string& operator_name, const std::string& csrf,
-                     int64_t expires_at_ms) override;
-  Result<std::optional<ConsoleSession>> find_session(const std::string& token_sha256) override;
-  Status end_session(const std::string& token_sha256) override;
-  Result<int64_t> audit(const AuditEntry& entry) override;
-  Result<std::vector<AuditEntry>> audit_trail(int limit) override;
-
- private:
-  Connection& c_;
-};
-
-constexpr const char* kMessageColumns =
-    "SELECT id, received_at, COALESCE(partner_id, ''), protocol, transport, COALESCE(transport_id, ''),"
-    " COALESCE(message_id, ''), outcome, COALESCE(detail, ''), bytes, documents, duration_ms, COALESCE(capture_id, 0)"
-    " FROM messages ";
+using Console = ConsoleBackend<Connection>;
 
 // Every row of `r` through `read`.
 template <typename T, typename Read>
@@ -66,6 +42,7 @@ Status done(const Result<Rows>& r) { return r.is_ok() ? Status::ok() : r.status(
 
 }  // namespace
 
+template <>
 Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& query) {
   const SqlFilter f = message_search_sql(query, true);
   Params params;
@@ -79,6 +56,7 @@ Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& query
                          message_row);
 }
 
+template <>
 Result<std::optional<MessageRow>> Console::message(int64_t id) {
   Result<std::vector<MessageRow>> rows =
       all<MessageRow>(c_.exec(std::string(kMessageColumns) + "WHERE id = $1", Params().add(id)), message_row);
@@ -87,6 +65,7 @@ Result<std::optional<MessageRow>> Console::message(int64_t id) {
   return std::optional<MessageRow>(std::move(rows.value()[0]));
 }
 
+template <>
 Result<std::vector<MessageRow>> Console::transport_rows(const std::string& partner_id,
                                                         const std::string& transport_id) {
   return all<MessageRow>(
@@ -96,6 +75,7 @@ Result<std::vector<MessageRow>> Console::transport_rows(const std::string& partn
       message_row);
 }
 
+template <>
 Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int64_t min_failures, int limit) {
   return all<KeyRecord>(
       c_.exec("SELECT partner_id, message_id, state, received_at, COALESCE(lease_until, 0), attempts, failures,"
@@ -118,6 +98,7 @@ Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int6
       });
 }
 
+template <>
 Result<std::vector<BookedDocument>> Console::documents_from(const std::string& partner_id, const std::string& source) {
   return all<BookedDocument>(
       c_.exec("SELECT 'invoice', invoice_number, purpose, status, document_date, versions, updated_at FROM invoices"
@@ -131,6 +112,7 @@ Result<std::vector<BookedDocument>> Console::documents_from(const std::string& p
       });
 }
 
+template <>
 Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
   // Transport messages and replayed interchanges; not a message's own interchange rows again.
   return all<HourCount>(
@@ -141,6 +123,7 @@ Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
       [](const Rows& r, int i) { return HourCount{r.text(i, 0), r.text(i, 1), r.int64(i, 2), r.int64(i, 3)}; });
 }
 
+template <>
 Result<std::optional<CaptureHead>> Console::capture_head(int64_t id) {
   // octet_length() of a TOASTed bytea reads its size, not its content.
   Result<Rows> r = c_.exec("SELECT head, (octet_length(head) + octet_length(body))::bigint FROM captures WHERE id = $1",
@@ -150,6 +133,7 @@ Result<std::optional<CaptureHead>> Console::capture_head(int64_t id) {
   return std::optional<CaptureHead>(CaptureHead{r->text(0, 0), r->int64(0, 1)});
 }
 
+template <>
 Result<int64_t> Console::last_received(const std::string& partner_id) {
   Result<Rows> r = c_.exec("SELECT received_at FROM messages WHERE partner_id = $1 ORDER BY id DESC LIMIT 1",
                            Params().add(partner_id));
@@ -157,6 +141,7 @@ Result<int64_t> Console::last_received(const std::string& partner_id) {
   return r->size() > 0 ? r->int64(0, 0) : 0;
 }
 
+template <>
 Status Console::put_operator(const Operator& op) {
   Result<int64_t> now = c_.clock_ms();
   if (!now.is_ok()) return now.status();
@@ -165,12 +150,14 @@ Status Console::put_operator(const Operator& op) {
                       Params().add(op.name).add(op.password_hash).add(op.role).add(now.value())));
 }
 
+template <>
 Result<bool> Console::remove_operator(const std::string& name) {
   Result<Rows> r = c_.exec("DELETE FROM operators WHERE name = $1", Params().add(name));
   if (!r.is_ok()) return r.status();
   return r->affected() == 1;
 }
 
+template <>
 Result<std::vector<Operator>> Console::operators(const std::string& name) {
   return all<Operator>(
       c_.exec("SELECT name, password_hash, role, created_at FROM operators WHERE $1::text = '' OR name = $1"
@@ -179,6 +166,7 @@ Result<std::vector<Operator>> Console::operators(const std::string& name) {
       [](const Rows& r, int i) { return Operator{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)}; });
 }
 
+template <>
 Status Console::put_session(const std::string& token_sha256, const std::string& operator_name,
                             const std::string& csrf, int64_t expires_at_ms) {
   Result<int64_t> now = c_.clock_ms();
@@ -191,6 +179,7 @@ Status Console::put_session(const std::string& token_sha256, const std::string& 
                       Params().add(token_sha256).add(operator_name).add(csrf).add(now.value()).add(expires_at_ms)));
 }
 
+template <>
 Result<std::optional<ConsoleSession>> Console::find_session(const std::string& token_sha256) {
   Result<int64_t> now = c_.clock_ms();
   if (!now.is_ok()) return now.status();
@@ -204,10 +193,12 @@ Result<std::optional<ConsoleSession>> Console::find_session(const std::string& t
   return std::optional<ConsoleSession>(std::move(found.value()[0]));
 }
 
+template <>
 Status Console::end_session(const std::string& token_sha256) {
   return done(c_.exec("DELETE FROM console_sessions WHERE token_sha256 = $1", Params().add(token_sha256)));
 }
 
+template <>
 Result<int64_t> Console::audit(const AuditEntry& e) {
   Result<int64_t> now = c_.clock_ms();
   if (!now.is_ok()) return now.status();
@@ -219,6 +210,7 @@ Result<int64_t> Console::audit(const AuditEntry& e) {
   return r->size() > 0 ? r->int64(0, 0) : 0;
 }
 
+template <>
 Result<std::vector<AuditEntry>> Console::audit_trail(int limit) {
   return all<AuditEntry>(
       c_.exec("SELECT id, at, operator, action, target, result, COALESCE(peer, '') FROM audit ORDER BY id DESC"
@@ -230,6 +222,6 @@ Result<std::vector<AuditEntry>> Console::audit_trail(int limit) {
       });
 }
 
-std::unique_ptr<ConsoleStore> console_store(Connection& c) { return std::make_unique<Console>(c); }
+std::unique_ptr<ConsoleStore> postgresql::console_store(Connection& c) { return std::make_unique<Console>(c); }
 
-}  // namespace edihub::store::postgresql
+}  // namespace edihub::store

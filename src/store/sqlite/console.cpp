@@ -1,39 +1,15 @@
 #include "src/store/sqlite/console.h"
 
-namespace edihub::store::sqlite {
+#include "src/store/console_backend.h"
+
+// The specializations live in ConsoleBackend's namespace; this backend's types are used from sqlite.
+namespace edihub::store {
+
+using namespace sqlite;  // NOLINT: Connection, and the statement types of this backend
 
 namespace {
 
-class Console : public ConsoleStore {
- public:
-  explicit Console(Connection& c) : c_(c) {}
-
-  Result<std::vector<MessageRow>> find_messages(const MessageQuery& query) override;
-  Result<std::optional<MessageRow>> message(int64_t id) override;
-  Result<std::vector<MessageRow>> transport_rows(const std::string& partner_id, const std::string& transport_id) override;
-  Result<std::vector<KeyRecord>> open_keys(const std::string& state, int64_t min_failures, int limit) override;
-  Result<std::vector<BookedDocument>> documents_from(const std::string& partner_id, const std::string& source) override;
-  Result<std::vector<HourCount>> hourly(int64_t since_ms) override;
-  Result<std::optional<CaptureHead>> capture_head(int64_t id) override;
-  Result<int64_t> last_received(const std::string& partner_id) override;
-  Status put_operator(const Operator& op) override;
-  Result<bool> remove_operator(const std::string& name) override;
-  Result<std::vector<Operator>> operators(const std::string& name) override;
-  Status put_session(const std::string& token_sha256, const std::string& operator_name, const std::string& csrf,
-                     int64_t expires_at_ms) override;
-  Result<std::optional<ConsoleSession>> find_session(const std::string& token_sha256) override;
-  Status end_session(const std::string& token_sha256) override;
-  Result<int64_t> audit(const AuditEntry& entry) override;
-  Result<std::vector<AuditEntry>> audit_trail(int limit) override;
-
- private:
-  Connection& c_;
-};
-
-constexpr const char* kMessageColumns =
-    "SELECT id, received_at, COALESCE(partner_id, ''), protocol, transport, COALESCE(transport_id, ''),"
-    " COALESCE(message_id, ''), outcome, COALESCE(detail, ''), bytes, documents, duration_ms, COALESCE(capture_id, 0)"
-    " FROM messages ";
+using Console = ConsoleBackend<Connection>;
 
 // Reads every row of `q` with `read`.
 template <typename T, typename Read>
@@ -69,6 +45,7 @@ Status done(const Result<int64_t>& r) { return r.is_ok() ? Status::ok() : r.stat
 
 }  // namespace
 
+template <>
 Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& query) {
   const SqlFilter f = message_search_sql(query, false);
   const std::string sql = std::string(kMessageColumns) + "WHERE " + f.where + " ORDER BY id DESC LIMIT " +
@@ -82,6 +59,7 @@ Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& query
   return all<MessageRow>(q, message_row);
 }
 
+template <>
 Result<std::optional<MessageRow>> Console::message(int64_t id) {
   Stmt q(c_, (std::string(kMessageColumns) + "WHERE id = ?1").c_str());
   q.bind(1, id);
@@ -91,6 +69,7 @@ Result<std::optional<MessageRow>> Console::message(int64_t id) {
   return std::optional<MessageRow>(std::move(rows.value()[0]));
 }
 
+template <>
 Result<std::vector<MessageRow>> Console::transport_rows(const std::string& partner_id,
                                                         const std::string& transport_id) {
   Stmt q(c_, (std::string(kMessageColumns) +
@@ -100,6 +79,7 @@ Result<std::vector<MessageRow>> Console::transport_rows(const std::string& partn
   return all<MessageRow>(q, message_row);
 }
 
+template <>
 Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int64_t min_failures, int limit) {
   Stmt q(c_,
          "SELECT partner_id, message_id, state, received_at, COALESCE(lease_until, 0), attempts, failures,"
@@ -122,6 +102,7 @@ Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int6
   });
 }
 
+template <>
 Result<std::vector<BookedDocument>> Console::documents_from(const std::string& partner_id, const std::string& source) {
   Stmt q(c_,
          "SELECT 'invoice', invoice_number, purpose, status, document_date, versions, updated_at FROM invoices"
@@ -134,6 +115,7 @@ Result<std::vector<BookedDocument>> Console::documents_from(const std::string& p
   });
 }
 
+template <>
 Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
   // Transport messages and replayed interchanges; not a message's own interchange rows again.
   Stmt q(c_,
@@ -144,6 +126,7 @@ Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
   return all<HourCount>(q, [](const Stmt& r) { return HourCount{r.text(0), r.text(1), r.int64(2), r.int64(3)}; });
 }
 
+template <>
 Result<std::optional<CaptureHead>> Console::capture_head(int64_t id) {
   // length() of a blob reads its size, not its content.
   Stmt q(c_, "SELECT head, length(head) + length(body) FROM captures WHERE id = ?1");
@@ -154,6 +137,7 @@ Result<std::optional<CaptureHead>> Console::capture_head(int64_t id) {
   return std::optional<CaptureHead>(CaptureHead{q.blob(0), q.int64(1)});
 }
 
+template <>
 Result<int64_t> Console::last_received(const std::string& partner_id) {
   Stmt q(c_, "SELECT received_at FROM messages WHERE partner_id = ?1 ORDER BY id DESC LIMIT 1");
   q.bind(1, partner_id);
@@ -162,6 +146,7 @@ Result<int64_t> Console::last_received(const std::string& partner_id) {
   return row.value() ? q.int64(0) : 0;
 }
 
+template <>
 Status Console::put_operator(const Operator& op) {
   Stmt q(c_,
          "INSERT INTO operators (name, password_hash, role, created_at) VALUES (?1, ?2, ?3, ?4)"
@@ -170,6 +155,7 @@ Status Console::put_operator(const Operator& op) {
   return done(c_.write_alone(q));
 }
 
+template <>
 Result<bool> Console::remove_operator(const std::string& name) {
   Stmt q(c_, "DELETE FROM operators WHERE name = ?1");
   q.bind(1, name);
@@ -178,12 +164,14 @@ Result<bool> Console::remove_operator(const std::string& name) {
   return n.value() == 1;
 }
 
+template <>
 Result<std::vector<Operator>> Console::operators(const std::string& name) {
   Stmt q(c_, "SELECT name, password_hash, role, created_at FROM operators WHERE ?1 = '' OR name = ?1 ORDER BY name");
   q.bind(1, name);
   return all<Operator>(q, [](const Stmt& r) { return Operator{r.text(0), r.text(1), r.text(2), r.int64(3)}; });
 }
 
+template <>
 Status Console::put_session(const std::string& token_sha256, const std::string& operator_name,
                             const std::string& csrf, int64_t expires_at_ms) {
   const int64_t now = c_.clock_ms();
@@ -197,6 +185,7 @@ Status Console::put_session(const std::string& token_sha256, const std::string& 
   return done(c_.write_alone(q));
 }
 
+template <>
 Result<std::optional<ConsoleSession>> Console::find_session(const std::string& token_sha256) {
   Stmt q(c_,
          "SELECT s.operator, o.role, s.csrf, s.expires_at FROM console_sessions s"
@@ -209,12 +198,14 @@ Result<std::optional<ConsoleSession>> Console::find_session(const std::string& t
   return std::optional<ConsoleSession>(std::move(found.value()[0]));
 }
 
+template <>
 Status Console::end_session(const std::string& token_sha256) {
   Stmt q(c_, "DELETE FROM console_sessions WHERE token_sha256 = ?1");
   q.bind(1, token_sha256);
   return done(c_.write_alone(q));
 }
 
+template <>
 Result<int64_t> Console::audit(const AuditEntry& e) {
   Stmt q(c_, "INSERT INTO audit (at, operator, action, target, result, peer) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   q.bind(1, c_.clock_ms()).bind(2, e.operator_name).bind(3, e.action).bind(4, e.target).bind(5, e.result);
@@ -224,6 +215,7 @@ Result<int64_t> Console::audit(const AuditEntry& e) {
   return sqlite3_last_insert_rowid(c_.db());  // this connection's insert
 }
 
+template <>
 Result<std::vector<AuditEntry>> Console::audit_trail(int limit) {
   Stmt q(c_, "SELECT id, at, operator, action, target, result, COALESCE(peer, '') FROM audit ORDER BY id DESC LIMIT ?1");
   q.bind(1, int64_t{limit});
@@ -232,6 +224,6 @@ Result<std::vector<AuditEntry>> Console::audit_trail(int limit) {
   });
 }
 
-std::unique_ptr<ConsoleStore> console_store(Connection& c) { return std::make_unique<Console>(c); }
+std::unique_ptr<ConsoleStore> sqlite::console_store(Connection& c) { return std::make_unique<Console>(c); }
 
-}  // namespace edihub::store::sqlite
+}  // namespace edihub::store
