@@ -5,7 +5,8 @@
 # AS4 message (one booking, identical answers); a load of a few hundred AS2
 # messages across both with one node killed -9 part-way, the partner resending
 # what had no MDN: every document booked once, every MDN of a settled message
-# the same bytes on retransmission.
+# the same bytes on retransmission; the operator console on both nodes (a
+# session made on one holds on the other, searches on PostgreSQL).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/pg.sh"
 C="$REPO/partners/certs"
@@ -47,7 +48,7 @@ sed "s|</partner>|  <documents webhook=\"http://127.0.0.1:$(sed -n 's/^port //p'
   "$REPO/partners/acme.xml" >"$WORK/partners/acme.xml"
 start_node() {  # start_node N PORT
   gateway_config "$WORK/node$1.xml" "<listen address=\"127.0.0.1\" port=\"$2\"/>" \
-    '<limits max-body-bytes="2000000" threads="8" queue="64"/>' \
+    '<limits max-body-bytes="2000000" threads="8" queue="64"/>' '<console address="127.0.0.1" port="0"/>' \
     '<outbox first-retry-seconds="1" timeout-seconds="2" workers="4"/>'
   sed -i -e "s|<store uri=\"[^\"]*\"/>|<store uri=\"$PG_URI\"/>|" \
     -e "s|<partners dir=\"[^\"]*\"/>|<partners dir=\"$WORK/partners\"/>|" "$WORK/node$1.xml"
@@ -99,6 +100,26 @@ check_eq "AS2 burst: one transport key" 1 \
 for n in 1 2; do
   grep -q 'burst@acme.example' "$WORK/node$n.out" || fail "node $n took none of the burst (the balancer split nothing)"
 done
+
+# The operator console on both nodes, one store: a login on node 1 is a session on node 2; its
+# searches run on PostgreSQL; a logout on node 2 ends it on node 1.
+echo "ops-password-1" | "$EDIHUB" operator add ops --role operator --db "$PG_URI" >/dev/null || fail "operator add on PostgreSQL"
+for n in 1 2; do
+  console[$n]="http://127.0.0.1:$(sed -n 's/.*operator console on http:\/\/127.0.0.1:\([0-9]*\)\/.*/\1/p' "$WORK/node$n.out")"
+done
+check_eq "console: login on node 1" 303 \
+  "$(curl -s -c "$WORK/jar" -o /dev/null -w '%{http_code}' --data 'name=ops&password=ops-password-1' "${console[1]}/login")"
+page=$(curl -s -b "$WORK/jar" -w '\n%{http_code}' "${console[2]}/messages?q=%3Cburst%40acme.example%3E")
+check_eq "console: the session holds on node 2" 200 "$(tail -1 <<<"$page")"
+grep -q '&lt;burst@acme.example&gt;' <<<"$page" || fail "console on PostgreSQL: the burst not found by its id"
+notice=$(pg_sql "SELECT document_number FROM shipment_notices ORDER BY document_number LIMIT 1")
+curl -s -b "$WORK/jar" "${console[2]}/messages?document=$notice" | grep -q '&lt;burst@acme.example&gt;' ||
+  fail "console on PostgreSQL: the burst not found by its despatch advice $notice"
+check_eq "console: the dashboard on PostgreSQL" 200 "$(curl -s -b "$WORK/jar" -o /dev/null -w '%{http_code}' "${console[2]}/")"
+csrf=$(curl -s -b "$WORK/jar" "${console[2]}/" | sed -n 's/.*name="csrf" value="\([0-9a-f]*\)".*/\1/p' | head -1)
+curl -s -b "$WORK/jar" -o /dev/null --data "csrf=$csrf" "${console[2]}/logout"
+check_eq "console: logged out on node 2, gone on node 1" 303 \
+  "$(curl -s -b "$WORK/jar" -o /dev/null -w '%{http_code}' "${console[1]}/")"
 
 # The same for AS4.
 sed -e "s/000000802/000000777/g" -e "s/as4-sample-856-802/as4-burst/g" -e "s/SHP20240312802/SHP-BURST/g" \
