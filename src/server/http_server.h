@@ -30,7 +30,7 @@ struct ListenerOptions {
   // accept any it proves it holds the key of; its SHA-256 goes into each
   // HttpRequest of the connection (client_cert_sha256), which a partner's
   // <auth client-cert> pins. Trust comes from the pin, not from a CA.
-  bool request_client_cert = true;
+  bool request_client_cert = false;
   int io_threads = 2;             // reading and writing every connection
   int threads = 8;                // workers handling complete requests
   int queue = 64;                 // complete requests waiting for a worker; more: 503

@@ -111,7 +111,12 @@ struct ConsoleHandler : Handler {
 struct Server::Impl : Handler {
   Impl(const config::Gateway& c, const config::Partners& partners, const as2::Settings& a2, const as4::Settings& a4,
        gate::Gate& g, std::function<void()> queued)
-      : config(c), as2(a2), as4(a4), log(c.store_uri), unwrap_budget(c.max_unwrap_bytes), http(listener(c), *this) {
+      : config(c),
+        as2(a2),
+        as4(a4),
+        log(c.store_uri),
+        unwrap_budget(c.max_unwrap_bytes),
+        http(listener(c, partners), *this) {
     context.partners = &partners;
     context.gate = &g;
     context.log = &log;
@@ -122,12 +127,14 @@ struct Server::Impl : Handler {
     context.queued = std::move(queued);
   }
 
-  static ListenerOptions listener(const config::Gateway& c) {
+  static ListenerOptions listener(const config::Gateway& c, const config::Partners& partners) {
     ListenerOptions o;
     o.address = c.address;
     o.port = c.port;
     o.tls_cert = c.tls_cert;
     o.tls_key = c.tls_key;
+    // Clients are asked for a certificate only when a profile pins one (<auth client-cert>).
+    for (const auto& p : partners.all()) o.request_client_cert = o.request_client_cert || !p.client_cert_sha256.empty();
     o.threads = c.threads;
     o.queue = c.queue;
     o.max_body_bytes = c.max_body_bytes;
@@ -282,7 +289,6 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
     o.port = config.console_port;
     o.tls_cert = config.console_tls_cert;
     o.tls_key = config.console_tls_key;
-    o.request_client_cert = false;  // operators log in; browsers would ask them for a certificate
     o.threads = 4;
     o.queue = 32;
     o.max_body_bytes = 64 * 1024;  // forms only

@@ -91,6 +91,10 @@ s_client() {
 # --- acme pins one certificate: the listener asks for one, the profile decides.
 profiles "$WORK/p1" '<auth client-cert="certs/client.crt"/>'
 serve "$WORK/p1"
+# A profile pins one: the handshake asks every client for a certificate (without a pin it asks
+# none: as2_tls_test.sh).
+openssl s_client -msg -connect "127.0.0.1:$port" -CAfile "$WORK/tls.crt" </dev/null 2>&1 | grep -q CertificateRequest ||
+  fail "the listener asked no client for a certificate although acme pins one"
 message m1 ACMESUPPLY 000000201
 # (1) No client certificate.
 check_eq "no client certificate" 403 "$(as2 m1 ACMESUPPLY "$WORK/r1")"
