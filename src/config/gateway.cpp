@@ -59,7 +59,8 @@ Result<Gateway> Gateway::load(const std::string& path) {
     g.console_session_minutes = c.attribute("session-minutes").as_int(480);
     if (g.console_port < 0 || g.console_port > 65535)
       return Status::invalid(path + ": <console port> must be 0-65535");
-    if (g.console_session_minutes < 1) return Status::invalid(path + ": <console session-minutes> must be at least 1");
+    if (g.console_session_minutes < 1 || g.console_session_minutes > 43200)
+      return Status::invalid(path + ": <console session-minutes> must be 1-43200 (30 days)");
     if (pugi::xml_node t = c.child("tls")) {
       if (!t.attribute("cert") || !t.attribute("key"))
         return Status::invalid(path + ": <console><tls> needs cert and key attributes");
