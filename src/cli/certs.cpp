@@ -31,10 +31,6 @@ const CommandSpec& certs_spec() {
   return spec;
 }
 
-int64_t days_left(const receivers::CertificateInUse& c, std::time_t now) {
-  return static_cast<int64_t>(std::floor(static_cast<double>(c.not_after - now) / 86400.0));
-}
-
 int run_certs(const Args& args, std::ostream& out, std::ostream& err) {
   int warn_days = kCertificateWarnDays;
   if (!args.value("warn-days").empty()) {

@@ -62,8 +62,8 @@ int run_outbox(const Args& args, std::ostream& out, std::ostream& err);
 const CommandSpec& certs_spec();
 // `edihub certs [--config FILE] [--partners DIR] [--warn-days N] [--json]`: certificates in use, days left.
 int run_certs(const Args& args, std::ostream& out, std::ostream& err);
-int64_t days_left(const receivers::CertificateInUse& c, std::time_t now);  // rounded down; negative: expired
-inline constexpr int kCertificateWarnDays = 30;
+using receivers::days_left;             // src/receivers/credentials.h
+using receivers::kCertificateWarnDays;
 
 const CommandSpec& hash_password_spec();
 // `echo PASSWORD | edihub hash-password`: the <auth basic-password-hash> of a partner.

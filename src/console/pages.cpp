@@ -26,11 +26,6 @@ int64_t date_ms(const std::string& text) {
   return static_cast<int64_t>(timegm(&tm)) * 1000;
 }
 
-int64_t days_left(const receivers::CertificateInUse& c, int64_t now_ms) {
-  const int64_t ms = c.not_after * 1000 - now_ms;
-  return ms < 0 ? -((-ms + kDayMs - 1) / kDayMs) : ms / kDayMs;
-}
-
 std::string message_link(const store::MessageRow& m) {
   const std::string& text = !m.transport_id.empty() ? m.transport_id : m.message_id;
   return link("/messages/" + std::to_string(m.id), text.empty() ? "#" + std::to_string(m.id) : text);
@@ -168,8 +163,8 @@ Result<Rendered> dashboard_page(const View& v) {
                          ", the oldest queued " + when(it->second.oldest_created_ms));
   }
   for (const auto& c : v.context.certificates) {
-    const int64_t left = days_left(c, v.now_ms);
-    if (left < 30)
+    const int64_t left = receivers::days_left(c, v.now_ms / 1000);
+    if (left < receivers::kCertificateWarnDays)
       problems.push_back(html(c.owner) + " " + html(c.use) + " certificate " + html(c.subject) +
                          (left < 0 ? " expired " + std::to_string(-left) + " days ago"
                                    : " expires in " + std::to_string(left) + " days"));
@@ -373,8 +368,9 @@ Result<Rendered> partners_page(const View& v) {
     std::string out;
     for (const auto& c : v.context.certificates) {
       if (c.owner != owner) continue;
-      const int64_t left = days_left(c, v.now_ms);
-      out += "<div" + std::string(left < 30 ? " class=\"warn\"" : "") + ">" + html(c.use) + ": " + html(c.subject) +
+      const int64_t left = receivers::days_left(c, v.now_ms / 1000);
+      const bool warn = left < receivers::kCertificateWarnDays;
+      out += "<div" + std::string(warn ? " class=\"warn\"" : "") + ">" + html(c.use) + ": " + html(c.subject) +
              ", " + (left < 0 ? "expired" : std::to_string(left) + " days left") + "</div>";
     }
     return out.empty() ? std::string("-") : out;

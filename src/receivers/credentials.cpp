@@ -1,5 +1,6 @@
 #include "src/receivers/credentials.h"
 
+#include <cmath>
 #include <ctime>
 
 namespace edihub::receivers {
@@ -59,6 +60,10 @@ Result<std::vector<CertificateInUse>> certificates_in_use(const config::Gateway&
       if (Status s = add(p.id, "tls-client", file); !s.is_ok()) return s;
   }
   return out;
+}
+
+int64_t days_left(const CertificateInUse& c, int64_t now) {
+  return static_cast<int64_t>(std::floor(static_cast<double>(c.not_after - now) / 86400.0));
 }
 
 }  // namespace edihub::receivers

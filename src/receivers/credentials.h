@@ -38,5 +38,10 @@ struct CertificateInUse {
 // Our identities' and every partner's signing, encryption and pinned TLS client certificates;
 // Invalid names the file that cannot be read.
 Result<std::vector<CertificateInUse>> certificates_in_use(const config::Gateway& gw, const config::Partners& partners);
+// Whole days until `c` expires at `now` (seconds since the epoch), rounded
+// down; negative once it has expired. `edihub certs`, `status` and the console.
+int64_t days_left(const CertificateInUse& c, int64_t now);
+// Certificates closer to their end than this are warned about.
+inline constexpr int kCertificateWarnDays = 30;
 
 }  // namespace edihub::receivers

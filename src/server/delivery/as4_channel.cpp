@@ -1,9 +1,8 @@
 #include "src/server/delivery/as4_channel.h"
 
-#include <ctime>
-
 #include "parsers/as4/signal.h"
 #include "src/common/partner_text.h"
+#include "src/common/utc.h"
 #include "src/crypto/inflate.h"
 #include "src/server/delivery/http_client.h"
 
@@ -13,15 +12,6 @@ namespace {
 
 Attempt failed(std::string why) { return Attempt{Attempt::Kind::Failed, "", std::move(why)}; }
 Attempt retry(std::string why) { return Attempt{Attempt::Kind::Retry, "", std::move(why)}; }
-
-std::string utc(int64_t ms) {
-  const std::time_t t = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 }  // namespace
 
@@ -39,7 +29,7 @@ Result<Prepared> build_as4(const store::OutboxEntry& e, const config::Partner& p
   const std::string payload_id = "payload." + id;
   as4::OutgoingMessage m;
   m.message_id = id;
-  m.timestamp = utc(e.created_at_ms);
+  m.timestamp = iso_utc(e.created_at_ms);  // set at enqueue: never 0
   m.from = {o.our_party_id, o.our_party_type};
   m.to = {partner.as4_send_party, partner.as4_send_party_type};
   m.service = partner.as4_service;
