@@ -8,6 +8,7 @@
 #include "parsers/mime/entity.h"
 #include "parsers/mime/transfer.h"
 #include "src/common/partner_text.h"
+#include "src/common/utc.h"
 #include "src/crypto/inflate.h"
 
 namespace edihub::as4 {
@@ -21,14 +22,7 @@ namespace {
 const char* kSoapType = "application/soap+xml; charset=UTF-8";
 constexpr std::string_view kTestService = "http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/service";
 
-std::string now_utc() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+std::string now_utc() { return iso_utc(static_cast<int64_t>(std::time(nullptr)) * 1000); }
 
 SignalInfo signal_for(const std::string& ref) {
   return {Poco::UUIDGenerator::defaultGenerator().createRandom().toString() + "@edihub", now_utc(), ref};
