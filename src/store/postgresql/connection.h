@@ -69,6 +69,11 @@ class Connection {
   void rollback();
   // The database's clock now, plus the test skew.
   Result<int64_t> clock_ms();
+  // The same clock as an SQL expression (a literal: no parameter), for a
+  // statement to read it without a round trip of its own.
+  std::string now_sql() const {
+    return "((extract(epoch FROM clock_timestamp()) * 1000)::bigint + " + std::to_string(options_.clock_skew_ms) + ")";
+  }
 
   // True when the last error was a serialization failure or a deadlock:
   // the transaction may be run again from the start.

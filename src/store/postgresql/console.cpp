@@ -143,11 +143,10 @@ Result<int64_t> Console::last_received(const std::string& partner_id) {
 
 template <>
 Status Console::put_operator(const Operator& op) {
-  Result<int64_t> now = c_.clock_ms();
-  if (!now.is_ok()) return now.status();
-  return done(c_.exec("INSERT INTO operators (name, password_hash, role, created_at) VALUES ($1, $2, $3, $4)"
-                      " ON CONFLICT (name) DO UPDATE SET password_hash = excluded.password_hash, role = excluded.role",
-                      Params().add(op.name).add(op.password_hash).add(op.role).add(now.value())));
+  return done(c_.exec("INSERT INTO operators (name, password_hash, role, created_at) VALUES ($1, $2, $3, " +
+                          c_.now_sql() +
+                          ") ON CONFLICT (name) DO UPDATE SET password_hash = excluded.password_hash, role = excluded.role",
+                      Params().add(op.name).add(op.password_hash).add(op.role)));
 }
 
 template <>
@@ -169,24 +168,20 @@ Result<std::vector<Operator>> Console::operators(const std::string& name) {
 template <>
 Status Console::put_session(const std::string& token_sha256, const std::string& operator_name,
                             const std::string& csrf, int64_t expires_at_ms) {
-  Result<int64_t> now = c_.clock_ms();
-  if (!now.is_ok()) return now.status();
-  if (Status s = done(c_.exec("DELETE FROM console_sessions WHERE expires_at <= $1", Params().add(now.value())));
-      !s.is_ok())
+  if (Status s = done(c_.exec("DELETE FROM console_sessions WHERE expires_at <= " + c_.now_sql())); !s.is_ok())
     return s;
   return done(c_.exec("INSERT INTO console_sessions (token_sha256, operator, csrf, created_at, expires_at)"
-                      " VALUES ($1, $2, $3, $4, $5)",
-                      Params().add(token_sha256).add(operator_name).add(csrf).add(now.value()).add(expires_at_ms)));
+                      " VALUES ($1, $2, $3, " + c_.now_sql() + ", $4)",
+                      Params().add(token_sha256).add(operator_name).add(csrf).add(expires_at_ms)));
 }
 
 template <>
 Result<std::optional<ConsoleSession>> Console::find_session(const std::string& token_sha256) {
-  Result<int64_t> now = c_.clock_ms();
-  if (!now.is_ok()) return now.status();
   Result<std::vector<ConsoleSession>> found = all<ConsoleSession>(
       c_.exec("SELECT s.operator, o.role, s.csrf, s.expires_at FROM console_sessions s"
-              " JOIN operators o ON o.name = s.operator WHERE s.token_sha256 = $1 AND s.expires_at > $2",
-              Params().add(token_sha256).add(now.value())),
+              " JOIN operators o ON o.name = s.operator WHERE s.token_sha256 = $1 AND s.expires_at > " +
+                  c_.now_sql(),
+              Params().add(token_sha256)),
       [](const Rows& r, int i) { return ConsoleSession{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)}; });
   if (!found.is_ok()) return found.status();
   if (found->empty()) return std::optional<ConsoleSession>();
@@ -200,12 +195,9 @@ Status Console::end_session(const std::string& token_sha256) {
 
 template <>
 Result<int64_t> Console::audit(const AuditEntry& e) {
-  Result<int64_t> now = c_.clock_ms();
-  if (!now.is_ok()) return now.status();
-  Result<Rows> r = c_.exec("INSERT INTO audit (at, operator, action, target, result, peer)"
-                           " VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-                           Params().add(now.value()).add(e.operator_name).add(e.action).add(e.target).add(e.result)
-                               .add(e.peer));
+  Result<Rows> r = c_.exec("INSERT INTO audit (at, operator, action, target, result, peer) VALUES (" +
+                               c_.now_sql() + ", $1, $2, $3, $4, $5) RETURNING id",
+                           Params().add(e.operator_name).add(e.action).add(e.target).add(e.result).add(e.peer));
   if (!r.is_ok()) return r.status();
   return r->size() > 0 ? r->int64(0, 0) : 0;
 }

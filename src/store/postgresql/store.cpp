@@ -392,7 +392,7 @@ class PgStore : public Store {
   }
   Status outbox_delivered(int64_t id, const std::string& receipt) override {
     return done(c_->exec("UPDATE outbox SET state = 'delivered', attempts = attempts + 1, last_error = NULL,"
-                         " receipt = $1, delivered_at = " + now_sql() + " WHERE id = $2",
+                         " receipt = $1, delivered_at = " + c_->now_sql() + " WHERE id = $2",
                          Params().bytes(receipt).add(id)));
   }
   Status outbox_sent(int64_t id) override {
@@ -412,7 +412,7 @@ class PgStore : public Store {
   }
   Status outbox_answered(int64_t id, bool delivered, const std::string& receipt, const std::string& error) override {
     return done(c_->exec("UPDATE outbox SET state = $1, receipt = $2, last_error = NULLIF($3::text, ''),"
-                         " delivered_at = " + now_sql() + " WHERE id = $4",
+                         " delivered_at = " + c_->now_sql() + " WHERE id = $4",
                          Params().add(delivered ? "delivered" : "failed").bytes(receipt).add(error).add(id)));
   }
   Result<std::vector<OutboxEntry>> list_outbox(const OutboxFilter& f) override {
@@ -428,7 +428,7 @@ class PgStore : public Store {
     return first(c_->exec("SELECT " OUTBOX_COLUMNS " FROM outbox WHERE id = $1", Params().add(id)));
   }
   Result<bool> outbox_retry_now(int64_t id) override {
-    return one(c_->exec("UPDATE outbox SET state = 'pending', next_attempt_at = " + now_sql() +
+    return one(c_->exec("UPDATE outbox SET state = 'pending', next_attempt_at = " + c_->now_sql() +
                         ", attempts = CASE state WHEN 'failed' THEN 0 ELSE attempts END"
                         " WHERE id = $1 AND state IN ('pending', 'failed')",
                         Params().add(id)));
@@ -521,11 +521,6 @@ class PgStore : public Store {
   ConsoleStore& console() override { return *console_; }
 
  private:
-  // The database's clock with the test skew, as SQL (a literal: no parameter).
-  std::string now_sql() const {
-    return "((extract(epoch FROM clock_timestamp()) * 1000)::bigint + " +
-           std::to_string(c_->options().clock_skew_ms) + ")";
-  }
   Result<int64_t> scalar(const std::string& sql, const Params& p = {}) {
     Result<Rows> r = c_->exec(sql, p);
     if (!r.is_ok()) return r.status();
