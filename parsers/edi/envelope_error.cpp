@@ -38,6 +38,8 @@ std::string_view code_name(ErrorCode code) {
     case ErrorCode::UntReference: return "UNT0062_REFERENCE";
     case ErrorCode::MixedGroups: return "MIXED_GROUPS";
     case ErrorCode::ApplicationRejected: return "APPLICATION_REJECTED";
+    case ErrorCode::SenderNotAuthorized: return "SENDER_NOT_AUTHORIZED";
+    case ErrorCode::RecipientNotOurs: return "RECIPIENT_NOT_OURS";
   }
   return "UNKNOWN";
 }

@@ -47,6 +47,12 @@ enum class ErrorCode {
   // Set by the receiving application, not the parser: a message whose content
   // it cannot use. Acknowledgments reject the message (AK5 5 / UCM 4 + 18).
   ApplicationRejected,
+  // Set by the receiving gateway, not the parser: the sender id (ISA05/06, UNB
+  // 0004) is not the transport partner's own nor one it may send for (TA1 006,
+  // UCI 4 + 23), or the recipient (ISA07/08, UNB 0010) is not one of ours
+  // (TA1 009, UCI 4 + 7). Interchange-level.
+  SenderNotAuthorized,
+  RecipientNotOurs,
 };
 
 // "SE01_COUNT" style names, stable for JSON output and logs.

@@ -28,6 +28,8 @@ const char* syntax_error(ErrorCode c) {
     case ErrorCode::UntCount: return "29";
     case ErrorCode::MixedGroups: return "30";
     case ErrorCode::UnexpectedSegment: return "33";
+    case ErrorCode::SenderNotAuthorized: return "23";  // unknown interchange sender
+    case ErrorCode::RecipientNotOurs: return "7";      // the recipient is not the actual recipient
     default: return "18";  // unspecified error
   }
 }
@@ -108,7 +110,8 @@ std::string build_contrl(const edi::Interchange& o, const ContrlEnvelope& env, b
   const std::string version = o.version.empty() ? "3" : o.version;
   const char c = w.comp();
 
-  w.segment({"UNB", w.esc(syntax) + c + w.esc(version), w.party(o.receiver), w.party(o.sender),
+  w.segment({"UNB", w.esc(syntax) + c + w.esc(version), w.party(env.sender ? *env.sender : o.receiver),
+             w.party(env.recipient ? *env.recipient : o.sender),
              w.esc(env.date) + c + w.esc(env.time), w.esc(env.control_reference)});
   w.reset_count();
   const std::string type = version == "4" ? std::string("CONTRL:4:1:UN") : "CONTRL:D:3:UN";

@@ -2,6 +2,7 @@
 // interchange.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "parsers/edi/interchange.h"
@@ -15,6 +16,8 @@ struct ContrlEnvelope {
   std::string date;                     // YYMMDD (CCYYMMDD for syntax version 4)
   std::string time;                     // HHMM
   std::string segment_suffix;           // written after each terminator, e.g. "\n"
+  // The CONTRL's own UNB sender / recipient; empty: the original's recipient / sender.
+  std::optional<edi::Party> sender, recipient;
 };
 
 // UCI 0083: 7 (acknowledged; lower levels too unless a UCF/UCM rejects them)

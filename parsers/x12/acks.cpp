@@ -87,8 +87,10 @@ std::string ack_isa(const edi::Interchange& o, const AckEnvelope& env, std::stri
   const edi::Delimiters& d = o.delimiters;
   std::string sep(1, d.element);
   std::string isa = "ISA" + sep + "00" + sep + pad("", 10) + sep + "00" + sep + pad("", 10);
-  isa += sep + pad(o.receiver.qualifier, 2) + sep + pad(o.receiver.id, 15);
-  isa += sep + pad(o.sender.qualifier, 2) + sep + pad(o.sender.id, 15);
+  const edi::Party& from = env.sender ? *env.sender : o.receiver;
+  const edi::Party& to = env.recipient ? *env.recipient : o.sender;
+  isa += sep + pad(from.qualifier, 2) + sep + pad(from.id, 15);
+  isa += sep + pad(to.qualifier, 2) + sep + pad(to.id, 15);
   isa += sep + env.date.substr(env.date.size() >= 8 ? 2 : 0, 6) + sep + pad(env.time, 4);
   isa += sep + std::string(1, repetition) + sep + std::string(version);
   isa += sep + zero_pad(env.control_number, 9) + sep + "0" + sep + (o.test ? "T" : "P");
@@ -212,6 +214,8 @@ Ta1 ta1_for(const edi::Interchange& o) {
       case ErrorCode::InvalidDelimiters: t.note_code = "026"; return t;
       case ErrorCode::IsaLength: t.note_code = "022"; return t;
       case ErrorCode::UnexpectedSegment: t.note_code = "024"; return t;
+      case ErrorCode::SenderNotAuthorized: t.note_code = "006"; return t;   // invalid interchange sender id
+      case ErrorCode::RecipientNotOurs: t.note_code = "009"; return t;      // unknown interchange receiver id
       case ErrorCode::IsaElement: {
         static const char* by_element[] = {"022", "010", "011", "012", "013", "005", "006", "007",
                                            "008", "014", "015", "016", "017", "018", "019", "020",

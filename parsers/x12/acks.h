@@ -2,6 +2,7 @@
 // (interchange), 997 (004010) and 999 (005010X231) functional acks.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "parsers/edi/interchange.h"
@@ -9,13 +10,16 @@
 namespace edihub::x12 {
 
 // The acknowledgment's own envelope. The ack goes back to the original sender:
-// its ISA sender is the original receiver and vice versa.
+// its ISA sender is the original receiver and vice versa, unless `sender` /
+// `recipient` say otherwise (an interchange addressed to someone else is
+// refused in the gateway's own name, to the partner that actually sent it).
 struct AckEnvelope {
   std::string control_number;        // ISA13/IEA02 of the ack; zero-padded to 9 digits
   std::string group_control_number;  // GS06/GE02 of the ack (997/999)
   std::string date;                  // CCYYMMDD
   std::string time;                  // HHMM
   std::string segment_suffix;        // written after each terminator, e.g. "\r\n"
+  std::optional<edi::Party> sender, recipient;  // ISA05/06 and ISA07/08 of the ack
 };
 
 struct Ta1 {

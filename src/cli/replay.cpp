@@ -151,6 +151,7 @@ int run_replay(const Args& args, std::ostream& out, std::ostream& err) {
   context.gate = &gate;
   context.log = &log;
   context.transport = "replay";
+  context.ours = &gw->edi_ids;
   if (!args.value("partner").empty()) context.expected_partner = args.value("partner");
   replay::Replayer replayer(context, *store, [&] { return load_settings(gw.value(), *partners); });
 

@@ -50,6 +50,9 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
     return kUsage;
   }
   partners->default_documents(gw.documents);
+  for (const std::vector<std::string>* warnings :
+       std::initializer_list<const std::vector<std::string>*>{&gw.warnings, &partners->warnings()})
+    for (const std::string& w : *warnings) err << "edihub serve: warning: " << w << "\n";
   auto as2_settings = as2::Settings::from_config(gw, partners.value());
   if (!as2_settings.is_ok()) {
     err << "edihub serve: " << as2_settings.status().message() << "\n";

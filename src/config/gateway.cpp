@@ -6,6 +6,8 @@
 
 namespace edihub::config {
 
+EdiIds demo_edi_ids() { return {{{"EDIHUB", "ZZ"}}, {{"5400000000009", "14"}}}; }
+
 Gateway Gateway::defaults() {
   Gateway g;
   g.identities.push_back({"partners/certs/edihub.crt", "partners/certs/edihub.key"});
@@ -34,6 +36,29 @@ Result<Gateway> Gateway::load(const std::string& path) {
     g.identities.push_back({resolve(id.attribute("cert").value()), resolve(id.attribute("key").value())});
   }
   if (g.identities.empty()) return Status::invalid(path + ": at least one <identity as2-id cert key> is needed");
+  if (pugi::xml_node edi = root.child("edi")) {
+    g.edi_ids = EdiIds{};
+    for (pugi::xml_node x : edi.children("x12")) {
+      edi::Party party{x.attribute("id").as_string(), x.attribute("qualifier").as_string()};
+      if (party.id.empty() || party.qualifier.empty() || party.id.size() > 15 || party.qualifier.size() > 2)
+        return Status::invalid(path + ": <edi><x12> needs a qualifier (ISA07, 2 characters) and an id (ISA08, "
+                                      "1-15 characters)");
+      g.edi_ids.x12.push_back(party);
+    }
+    for (pugi::xml_node e : edi.children("edifact")) {
+      edi::Party party{e.attribute("id").as_string(), e.attribute("qualifier").as_string()};
+      if (party.id.empty() || party.id.size() > 35)
+        return Status::invalid(path + ": <edi><edifact> needs an id (UNB 0010, 1-35 characters)");
+      g.edi_ids.edifact.push_back(party);
+    }
+    if (g.edi_ids.x12.empty() && g.edi_ids.edifact.empty())
+      return Status::invalid(path + ": <edi> lists no <x12 qualifier id/> or <edifact id qualifier/>: every "
+                                    "interchange would be refused");
+  } else {
+    g.warnings.push_back(path + ": no <edi> ids: interchanges must be addressed to the demo ids " +
+                         g.edi_ids.text(edi::Standard::X12) + " (X12) and " +
+                         g.edi_ids.text(edi::Standard::Edifact) + " (EDIFACT)");
+  }
   if (pugi::xml_node l = root.child("listen")) {
     g.address = l.attribute("address").as_string("127.0.0.1");
     g.port = l.attribute("port").as_int(8080);

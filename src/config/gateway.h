@@ -3,6 +3,10 @@
 //   <edihub>
 //     <identity as2-id="EDIHUB" as4-party-id="EDIHUB" as4-party-type="" cert="certs/edihub.crt"
 //               key="certs/edihub.key"/>  (repeatable: rollover)
+//     <edi>                                     (our EDI ids: an interchange addressed to
+//       <x12 qualifier="ZZ" id="EDIHUB"/>        another is refused; repeatable. Without
+//       <edifact id="5400000000009" qualifier="14"/>  <edi>: these demo ids)
+//     </edi>
 //     <listen address="127.0.0.1" port="8080" path="/as2" public-url="https://gw.example/as2">
 //       <tls cert="tls.crt" key="tls.key"/>                                      (optional)
 //     </listen>
@@ -38,10 +42,15 @@ struct IdentityFiles {
   std::string cert, key;
 };
 
+// ZZ:EDIHUB and 5400000000009:14, the demo's (samples/edi are addressed to them).
+EdiIds demo_edi_ids();
+
 struct Gateway {
   std::string as2_id = "EDIHUB";
   std::string as4_party_id = "EDIHUB", as4_party_type;  // our eb:To PartyId
   std::vector<IdentityFiles> identities;
+  EdiIds edi_ids = demo_edi_ids();  // <edi>: what interchanges must be addressed to
+  std::vector<std::string> warnings;  // what the file leaves to defaults an operator should know
   std::string address = "127.0.0.1";
   int port = 8080;
   std::string as2_path = "/as2";

@@ -365,6 +365,12 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
                                "(pbkdf2-sha256$ITERATIONS$SALT$HASH), never the password itself");
     }
   }
+  for (pugi::xml_node f : root.children("sends-for")) {
+    const std::string other = f.attribute("partner").as_string();
+    if (other.empty() || other == p.id)
+      return Status::invalid(name + ": <sends-for partner=\"ID\"/> needs the id of another partner profile");
+    p.sends_for.push_back(other);
+  }
   for (pugi::xml_node m : root.children("mdn")) {
     if (m.attribute("allow-md5").as_bool(false)) p.mdn_allow_md5 = true;
     pugi::xml_attribute allow = m.attribute("async-url-allow");
@@ -470,7 +476,29 @@ Result<Partners> Partners::load(const std::string& dir) {
         for (const auto& theirs : other.as2_ids)
           if (id == theirs)
             return Status::invalid(f.string() + ": AS2 id '" + id + "' also belongs to partner '" + other.id + "'");
+    // An empty type matches any: two profiles could both claim one eb:From.
+    for (const auto& other : out.partners_)
+      for (const auto& [id, type] : p->as4_parties)
+        for (const auto& [their_id, their_type] : other.as4_parties)
+          if (id == their_id && (type == their_type || type.empty() || their_type.empty()))
+            return Status::invalid(f.string() + ": AS4 party id '" + id + "'" +
+                                   (type.empty() ? "" : " (type " + type + ")") + " also belongs to partner '" +
+                                   other.id + "'");
     out.partners_.push_back(std::move(p.value()));
+  }
+  for (const Partner& p : out.partners_) {
+    for (const std::string& other : p.sends_for)
+      if (out.find(other) == nullptr)
+        return Status::invalid(p.file + ": <sends-for partner=\"" + other + "\"/> names no partner profile");
+    const bool wire_auth = !p.basic_user.empty() || !p.allow_ips.empty() || !p.client_cert_sha256.empty();
+    if (!p.as2_ids.empty() && !p.require_signature && !wire_auth)
+      out.warnings_.push_back(p.file + ": partner '" + p.id +
+                              "' requires no AS2 signature and has no <auth>: anyone who sends its AS2-From "
+                              "header is taken for it");
+    if (!p.as4_parties.empty() && !p.as4_require_signature && !wire_auth)
+      out.warnings_.push_back(p.file + ": partner '" + p.id +
+                              "' requires no AS4 signature and has no <auth>: anyone who sends its eb:From "
+                              "party id is taken for it");
   }
   return out;
 }
@@ -481,13 +509,39 @@ const Partner* Partners::find(const std::string& id) const {
   return nullptr;
 }
 
+bool Partner::owns(const edi::Interchange& ic) const {
+  const bool edifact = ic.standard == edi::Standard::Edifact;
+  for (const auto& id : edifact ? edifact_ids : x12_ids)
+    if (matches(id, ic.sender, edifact)) return true;
+  return false;
+}
+
 const Partner* Partners::sender_of(const edi::Interchange& ic) const {
-  for (const auto& p : partners_) {
-    const auto& ids = ic.standard == edi::Standard::X12 ? p.x12_ids : p.edifact_ids;
-    for (const auto& id : ids)
-      if (matches(id, ic.sender, ic.standard == edi::Standard::Edifact)) return &p;
-  }
+  for (const auto& p : partners_)
+    if (p.owns(ic)) return &p;
   return nullptr;
+}
+
+const Partner* Partners::owner_for(const Partner& wire, const edi::Interchange& ic) const {
+  if (wire.owns(ic)) return &wire;
+  for (const std::string& other : wire.sends_for)
+    if (const Partner* p = find(other); p != nullptr && p->owns(ic)) return p;
+  return nullptr;
+}
+
+std::string Partner::ids_text(edi::Standard standard) const {
+  return parties_text(standard, standard == edi::Standard::Edifact ? edifact_ids : x12_ids);
+}
+
+bool EdiIds::ours(const edi::Interchange& ic) const {
+  const bool is_edifact = ic.standard == edi::Standard::Edifact;
+  for (const auto& id : is_edifact ? edifact : x12)
+    if (matches(id, ic.receiver, is_edifact)) return true;
+  return false;
+}
+
+std::string EdiIds::text(edi::Standard standard) const {
+  return parties_text(standard, standard == edi::Standard::Edifact ? edifact : x12);
 }
 
 const Partner* Partners::as2_sender(const std::string& as2_from) const {
@@ -514,9 +568,19 @@ bool Partner::allows_async_mdn(const std::string& url) const {
   return false;
 }
 
-std::string sender_text(const edi::Interchange& ic) {
-  if (ic.standard == edi::Standard::X12) return ic.sender.qualifier + ":" + ic.sender.id;
-  return ic.sender.qualifier.empty() ? ic.sender.id : ic.sender.id + ":" + ic.sender.qualifier;
+std::string party_text(edi::Standard standard, const edi::Party& party) {
+  if (standard == edi::Standard::X12) return party.qualifier + ":" + party.id;
+  return party.qualifier.empty() ? party.id : party.id + ":" + party.qualifier;
 }
+
+std::string parties_text(edi::Standard standard, const std::vector<edi::Party>& parties) {
+  std::string out;
+  for (const auto& p : parties) out += (out.empty() ? "" : ", ") + party_text(standard, p);
+  return out.empty() ? "none" : out;
+}
+
+std::string sender_text(const edi::Interchange& ic) { return party_text(ic.standard, ic.sender); }
+
+std::string receiver_text(const edi::Interchange& ic) { return party_text(ic.standard, ic.receiver); }
 
 }  // namespace edihub::config

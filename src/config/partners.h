@@ -11,6 +11,9 @@
 //                                                     (the one edihub sends to; rsa-oaep too)
 //     <as4 party-id="acme" type="..." url="..."/>     (repeatable; one with a url, and on it
 //          service="urn:edihub:edi" service-type="" action="acknowledgment" compress="false")
+//     <sends-for partner="otherco"/>                 (repeatable: a VAN or hub sending
+//                     interchanges whose sender id is otherco's; they are booked as otherco's,
+//                     their acknowledgments come back to this partner)
 //     <acknowledgments via="as2" x12="auto" ta1="on-error" contrl="requested" mdn="sync"/>
 //                     (via as2, as4, dir (with dir="...") or none)
 //     <documents webhook="https://erp.example/edi"/>  (or dir="PATH": booked documents as JSON;
@@ -50,6 +53,9 @@ struct Partner {
   std::string name;
   std::vector<edi::Party> x12_ids;      // qualifier + id (ISA05/06)
   std::vector<edi::Party> edifact_ids;  // id + qualifier (UNB 0004/0007); empty qualifier matches any
+  // <sends-for partner>: the partners whose interchanges this one may send
+  // (a VAN, a hub). Without it a partner sends only under its own ids.
+  std::vector<std::string> sends_for;
   int retention_days = 30;
   // <retention receipt-days>: stored receipts (MDNs, Receipts, acks) are kept
   // this long; the key stays for retention_days and a later duplicate gets a
@@ -119,6 +125,10 @@ struct Partner {
     Mdn mdn = Mdn::Sync;
   };
   Acknowledgments acknowledgments;
+  // True when the interchange's sender id (ISA05/06, UNB 0004/0007) is one of this partner's own.
+  bool owns(const edi::Interchange& ic) const;
+  // "ZZ:ACMESUPPLY, ZZ:ACME2" (or "none"): this partner's ids of one standard, for error texts.
+  std::string ids_text(edi::Standard standard) const;
   // True when `url`, normalised (percent-encoding, dot segments), has the
   // scheme, host and port of one of async_mdn_prefixes and its path on a
   // segment boundary.
@@ -129,6 +139,15 @@ struct Partner {
 // the gateway's); `resolve` makes a relative dir absolute.
 Result<Partner::Documents> read_documents(const pugi::xml_node& d, const std::string& file,
                                           const std::function<std::string(const char*)>& resolve);
+
+// The gateway's own EDI ids (<edi> in its config): an interchange must be
+// addressed to one of them (ISA07/08, UNB 0010/0007; an empty EDIFACT
+// qualifier matches any).
+struct EdiIds {
+  std::vector<edi::Party> x12, edifact;
+  bool ours(const edi::Interchange& ic) const;
+  std::string text(edi::Standard standard) const;  // "ZZ:EDIHUB" (or "none")
+};
 
 class Partners {
  public:
@@ -143,6 +162,14 @@ class Partners {
   const Partner* find(const std::string& id) const;
   // The partner owning the interchange's sender id, or null.
   const Partner* sender_of(const edi::Interchange& ic) const;
+  // Whose the interchange is when `wire` (the partner authenticated on the
+  // transport, or named by `replay --partner`) sent it: `wire` for its own
+  // sender ids, a partner it <sends-for> for theirs; null otherwise (it may
+  // not send that interchange). The one rule for every way in.
+  const Partner* owner_for(const Partner& wire, const edi::Interchange& ic) const;
+  // What the profiles allow that an operator should know at start (a partner
+  // whose only identity is a header), one line each, naming the file.
+  const std::vector<std::string>& warnings() const { return warnings_; }
   // The partner with this AS2-From id (case-sensitive, as RFC 4130 says), or null.
   const Partner* as2_sender(const std::string& as2_from) const;
   // The partner with this AS4 PartyId (and type), or null.
@@ -150,9 +177,13 @@ class Partners {
 
  private:
   std::vector<Partner> partners_;
+  std::vector<std::string> warnings_;
 };
 
-// "ZZ:ACMESUPPLY" / "5412345000013:14": the sender id as an operator reads it.
+// "ZZ:ACMESUPPLY" / "5412345000013:14": an id as an operator reads it.
+std::string party_text(edi::Standard standard, const edi::Party& party);
+std::string parties_text(edi::Standard standard, const std::vector<edi::Party>& parties);  // "a, b" or "none"
 std::string sender_text(const edi::Interchange& ic);
+std::string receiver_text(const edi::Interchange& ic);
 
 }  // namespace edihub::config

@@ -8,6 +8,7 @@
 
 #include "src/common/partner_text.h"
 #include "src/console/html.h"
+#include "src/receivers/capture.h"
 #include "src/console/pages.h"
 
 namespace edihub::console {
@@ -323,7 +324,7 @@ HttpAnswer Console::download(int64_t capture_id, const HttpRequest& request, sto
   HttpAnswer a;
   a.headers = {{"Content-Type", "application/octet-stream"},
                {"Content-Disposition", "attachment; filename=\"capture-" + std::to_string(capture_id) + ".http\""}};
-  a.body = c.value()->head + c.value()->body;
+  a.body = receivers::capture_file(*c.value());  // credentials redacted, the partner named
   return finish(std::move(a));
 }
 

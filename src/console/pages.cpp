@@ -6,6 +6,7 @@
 
 #include "src/console/charts.h"
 #include "src/console/html.h"
+#include "src/receivers/capture.h"
 
 namespace edihub::console {
 
@@ -259,7 +260,7 @@ Result<Rendered> message_page(const View& v, int64_t id) {
   if (m.capture_id) {
     Result<std::optional<store::CaptureHead>> capture = v.store.console().capture_head(m.capture_id);
     if (capture.is_ok() && capture.value()) {
-      body += "<h2>Transport headers, as received</h2>" + receipt_block({0, capture.value()->head, ""});
+      body += "<h2>Transport headers, as received</h2>" + receipt_block({0, receivers::redacted_head(capture.value()->head), ""});
       if (v.session.can_act())
         body += "<p>" + link("/captures/" + std::to_string(m.capture_id), "Download the capture") + " (" +
                 std::to_string(capture.value()->bytes) + " bytes, for edihub replay)</p>";

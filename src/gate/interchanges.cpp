@@ -1,5 +1,6 @@
 #include "src/gate/interchanges.h"
 
+#include "src/common/partner_text.h"
 #include "src/crypto/digest.h"
 #include "src/gate/claim.h"
 #include "src/gate/document_event.h"
@@ -38,6 +39,11 @@ store::MessageLog row_for(const InterchangeWork& w, const Arrival& a, const Inte
   return row;
 }
 
+// Acknowledgments are numbered per partner they go to.
+Result<int64_t> next_ack_number(store::Transaction& tx, const InterchangeWork& w) {
+  return tx.next_sequence("ack:" + w.protocol + ":" + w.reply_to->id);
+}
+
 // Books the documents (all or nothing was decided in prepare) and answers
 // with the acknowledgment: the settlement of a key this transaction holds.
 Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& w, int* booked,
@@ -71,26 +77,38 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
   }
   // Numbered last: the counter's row is locked until commit (on PostgreSQL,
   // every interchange of this partner waits for it), so hold it briefly.
-  Result<int64_t> number = tx.next_sequence("ack:" + w.protocol + ":" + w.partner_id);
+  Result<int64_t> number = next_ack_number(tx, w);
   if (!number.is_ok()) return number.status();
   *ack_number = number.value();
-  s.receipt.body = acknowledgment(w.acked, number.value(), false, &w.partner->acknowledgments);
+  s.receipt.body = acknowledgment(w.acked, number.value(), false, &w.reply_to->acknowledgments, w.ack_parties);
   return s;
+}
+
+// What an acknowledgment row refers to: the interchange's key, or for one
+// refused before any key the key it would have had under its sender.
+std::string reference_of(const InterchangeWork& w) {
+  if (w.key) return w.key->message_id;
+  const edi::Interchange& ic = w.acked;
+  const std::string sender = partner_text(ic.sender.id, 35), control = partner_text(ic.control_number, 35);
+  return (ic.standard == edi::Standard::X12 ? store::MessageKey::x12(w.reply_to->id, sender, control)
+                                            : store::MessageKey::edifact(w.reply_to->id, sender, control))
+      .message_id;
 }
 
 // Where acknowledgments to this partner go: the outbox row's channel and destination.
 store::OutboxItem ack_item(const InterchangeWork& w, std::string_view kind, int64_t number, std::string body) {
   using Via = config::Partner::Acknowledgments::Via;
-  const config::Partner::Acknowledgments& a = w.partner->acknowledgments;
+  const config::Partner& to = *w.reply_to;
+  const config::Partner::Acknowledgments& a = to.acknowledgments;
   store::OutboxItem item;
-  item.partner_id = w.partner_id;
+  item.partner_id = to.id;
   item.kind = std::string(kind);
-  item.reference = w.key->message_id;
+  item.reference = reference_of(w);
   item.channel = a.via == Via::As2 ? "as2" : a.via == Via::As4 ? "as4" : "dir";
-  item.destination = a.via == Via::As2 ? w.partner->as2_url : a.via == Via::As4 ? w.partner->as4_url : a.dir;
+  item.destination = a.via == Via::As2 ? to.as2_url : a.via == Via::As4 ? to.as4_url : a.dir;
   // Fixed now, reused on every retry: the partner's duplicate detection sees one message.
-  item.message_id = "<ack-" + std::string(kind) + "-" + w.protocol + "-" + std::to_string(number) + "." +
-                    w.partner_id + "@edihub>";
+  item.message_id = "<ack-" + std::string(kind) + "-" + w.protocol + "-" + std::to_string(number) + "." + to.id +
+                    "@edihub>";
   item.body = std::move(body);
   return item;
 }
@@ -100,19 +118,56 @@ store::OutboxItem ack_item(const InterchangeWork& w, std::string_view kind, int6
 // and, asked for, a positive TA1.
 Status queue_acks(store::Transaction& tx, const InterchangeWork& w, std::string_view stored_kind, int64_t number,
                   const std::string& stored) {
-  AckPlan plan = ack_plan(w.acked, stored_kind, w.partner->acknowledgments);
+  AckPlan plan = ack_plan(w.acked, stored_kind, w.reply_to->acknowledgments);
   if (plan.send_stored) {
     Status s = tx.enqueue(ack_item(w, stored_kind, number, stored));
     if (!s.is_ok()) return s;
   }
   if (plan.send_ta1_accepted) {
-    Result<int64_t> ta1_number = tx.next_sequence("ack:" + w.protocol + ":" + w.partner_id);
+    Result<int64_t> ta1_number = next_ack_number(tx, w);
     if (!ta1_number.is_ok()) return ta1_number.status();
-    Status s =
-        tx.enqueue(ack_item(w, "ta1", ta1_number.value(), ta1_acknowledgment(w.acked, ta1_number.value())));
+    Status s = tx.enqueue(
+        ack_item(w, "ta1", ta1_number.value(), ta1_acknowledgment(w.acked, ta1_number.value(), w.ack_parties)));
     if (!s.is_ok()) return s;
   }
   return Status::ok();
+}
+
+// An interchange its sender may not send (`why` SenderNotAuthorized: its
+// sender id is not `wire`'s nor of a partner it sends for) or that is not for
+// us (NotAddressedToUs). No key is made; the negative acknowledgment (TA1 006 /
+// 009, CONTRL UCI 4 + 23 / 7) goes to `wire`, in our name, addressed to its
+// own id: never to the partner a forged id names.
+InterchangeWork& refuse_identity(InterchangeWork& w, const edi::Interchange& ic, const config::Partner& wire,
+                                 Failure why, const config::EdiIds* ours) {
+  const bool x12 = ic.standard == edi::Standard::X12;
+  const std::string what = w.protocol + " interchange " + partner_text(ic.control_number, 20);
+  edi::EnvelopeError e;
+  e.offset = ic.span.offset;
+  e.segment = 1;
+  if (why == Failure::SenderNotAuthorized) {
+    e.code = edi::ErrorCode::SenderNotAuthorized;
+    e.element = x12 ? 6 : 2;
+    // Whether the id is another partner's is not said: that is not the sender's to learn.
+    e.text = what + ": sender " + partner_text(config::sender_text(ic), 60) + " is not an id of partner '" + wire.id +
+             "' (" + wire.ids_text(ic.standard) + ") nor of a partner it sends for (<sends-for> in its profile)";
+  } else {
+    e.code = edi::ErrorCode::RecipientNotOurs;
+    e.element = x12 ? 8 : 3;
+    e.text = what + " is addressed to " + partner_text(config::receiver_text(ic), 60) + ", not to this gateway (" +
+             ours->text(ic.standard) + ", <edi> in the gateway config)";
+  }
+  w.rejection = e.text;
+  w.refused = why;
+  w.partner_id = wire.id;
+  w.reply_to = &wire;
+  w.acked.errors.insert(w.acked.errors.begin(), std::move(e));
+  // The answer speaks for one of our ids to one of the sender's own.
+  const auto& wire_ids = x12 ? wire.x12_ids : wire.edifact_ids;
+  if (!wire_ids.empty()) w.ack_parties.recipient = wire_ids.front();
+  if (ours != nullptr && !(x12 ? ours->x12 : ours->edifact).empty())
+    w.ack_parties.sender = (x12 ? ours->x12 : ours->edifact).front();
+  return w;
 }
 
 }  // namespace
@@ -124,18 +179,19 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
   w.bytes = input.substr(ic.span.offset, ic.span.length);
   w.protocol = std::string(edi::standard_name(ic.standard));
 
-  // Partner: the sender id must belong to a profile (and to the expected one).
-  const config::Partner* partner = partners.sender_of(ic);
-  if (partner == nullptr) {
-    w.rejection = "unknown sender " + config::sender_text(ic) + " (" + w.protocol + " interchange " +
-                  ic.control_number + "): no partner profile lists this id";
+  // Whose it is: what the sender on the wire may send, or (an operator's
+  // file) whoever lists the sender id. Then: addressed to us.
+  const config::Partner* partner =
+      arrival.sender != nullptr ? partners.owner_for(*arrival.sender, ic) : partners.sender_of(ic);
+  if (partner == nullptr && arrival.sender == nullptr) {
+    w.rejection = "unknown sender " + partner_text(config::sender_text(ic), 60) + " (" + w.protocol +
+                  " interchange " + partner_text(ic.control_number, 20) + "): no partner profile lists this id";
     return w;
   }
-  if (arrival.expected_partner && *arrival.expected_partner != partner->id) {
-    w.rejection = "sender " + config::sender_text(ic) + " belongs to partner '" + partner->id + "', not to '" +
-                  *arrival.expected_partner + "'";
-    return w;
-  }
+  if (partner == nullptr) return refuse_identity(w, ic, *arrival.sender, Failure::SenderNotAuthorized, arrival.ours);
+  w.reply_to = arrival.sender != nullptr ? arrival.sender : partner;
+  if (arrival.ours != nullptr && !arrival.ours->ours(ic))
+    return refuse_identity(w, ic, *w.reply_to, Failure::NotAddressedToUs, arrival.ours);
   w.partner_id = partner->id;
   w.partner = partner;
   if (ic.control_number.empty()) {
@@ -193,9 +249,17 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
     if (!s.is_ok()) return s;
     return r;
   };
-  if (!w.key) {  // refused before any key: nothing to claim, only the log row
+  if (!w.key) {  // refused before any key: nothing to claim
     r.outcome = Outcome::Rejected;
     r.detail = w.rejection;
+    if (w.reply_to == nullptr) return logged();  // an unknown sender: nobody to tell
+    // Its sender hears why (TA1 006 / 009, CONTRL 23 / 7), numbered from its sequence.
+    Result<int64_t> number = next_ack_number(tx, w);
+    if (!number.is_ok()) return number.status();
+    r.receipt.body = acknowledgment(w.acked, number.value(), false, &w.reply_to->acknowledgments, w.ack_parties);
+    Status queued = queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments),
+                               number.value(), r.receipt.body);
+    if (!queued.is_ok()) return queued;
     return logged();
   }
   r.message_id = w.key->message_id;
@@ -213,9 +277,9 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
       r.detail = "already processed: answered with the stored acknowledgment";
       if (!r.receipt.empty()) return logged();
       // Past the receipt retention: the acknowledgment built again, with a new control number.
-      Result<int64_t> number = tx.next_sequence("ack:" + w.protocol + ":" + w.partner_id);
+      Result<int64_t> number = next_ack_number(tx, w);
       if (!number.is_ok()) return number.status();
-      r.receipt.body = acknowledgment(w.acked, number.value(), false, &w.partner->acknowledgments);
+      r.receipt.body = acknowledgment(w.acked, number.value(), false, &w.reply_to->acknowledgments, w.ack_parties);
       r.detail = "already processed; its acknowledgment is past its retention: built again";
       return logged();
     }
@@ -229,10 +293,10 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
     case Claimed::Kind::Unverifiable: {
       // TA1 025 / CONTRL 26, numbered from the sequences table; not stored:
       // the key keeps its original receipt.
-      Result<int64_t> number = tx.next_sequence("ack:" + w.protocol + ":" + w.partner_id);
+      Result<int64_t> number = next_ack_number(tx, w);
       if (!number.is_ok()) return number.status();
       r.outcome = Outcome::Conflict;
-      r.receipt.body = acknowledgment(w.acked, number.value(), true);
+      r.receipt.body = acknowledgment(w.acked, number.value(), true, nullptr, w.ack_parties);
       // The partner hears of the conflict too (TA1 025 / CONTRL 26), where its profile sends those.
       Status queued = queue_acks(tx, w, acknowledgment_kind(w.acked, true), number.value(), r.receipt.body);
       if (!queued.is_ok()) return queued;
@@ -251,7 +315,7 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
   Result<bool> stored = tx.settle_key(*w.key, claimed->token, w.digest, settled.value());
   if (!stored.is_ok()) return stored.status();
   if (!stored.value()) return Status::fenced("key " + r.message_id + " was taken over during settle");
-  Status queued = queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.partner->acknowledgments),
+  Status queued = queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments),
                              ack_number, settled->receipt.body);
   if (!queued.is_ok()) return queued;
   r.outcome = settled->outcome;

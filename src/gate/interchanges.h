@@ -17,15 +17,24 @@
 #include "src/common/outcome.h"
 #include "src/config/partners.h"
 #include "src/gate/gate.h"
+#include "src/gate/receipt_policy.h"
 #include "src/store/key_store.h"
 
 namespace edihub::gate {
 
-// How a thing reached us, for the message log.
+// How a thing reached us: for the message log, and who may have sent it.
 struct Arrival {
   std::string transport;     // "http", "replay"
   std::string transport_id;  // the AS2 Message-ID, the AS4 MessageId, the replayed file
-  std::optional<std::string> expected_partner;  // only this partner may send it
+  std::optional<std::string> expected_partner;  // replay --partner (or a capture's): only this partner's
+  // The partner that sent it: the one the transport authenticated (AS2-From,
+  // eb:From, with its signature and <auth>), or the one the operator named
+  // (replay --partner, a capture's recorded partner). An interchange it
+  // carries must have one of its sender ids or of a partner it <sends-for>.
+  // Null: an operator's EDI file, attributed by its sender ids alone.
+  const config::Partner* sender = nullptr;
+  // The gateway's own ids (<edi>): an interchange must be addressed to one. Null: not checked.
+  const config::EdiIds* ours = nullptr;
 };
 
 using Document = std::variant<business::ShipmentNotice, business::Invoice>;
@@ -35,11 +44,18 @@ struct InterchangeWork {
   edi::Interchange acked;    // the interchange; rejected messages are marked in its errors
   std::string_view bytes;    // its bytes (a view into the caller's payload)
   std::string protocol;      // "x12" / "edifact"
-  std::string partner_id;    // empty: the sender is unknown
-  const config::Partner* partner = nullptr;  // its profile (how acknowledgments go back)
+  std::string partner_id;    // whose it is (its key, its documents); empty: the sender is unknown
+  const config::Partner* partner = nullptr;   // that partner's profile (where its documents go)
+  // Who its acknowledgments go to and how: the partner that sent it (a VAN
+  // sending for `partner`), else `partner`; null: nobody (an unknown sender).
+  const config::Partner* reply_to = nullptr;
+  AckParties ack_parties;    // the acknowledgment's own ISA/UNB parties, when not the swapped original's
   std::optional<store::MessageKey> key;  // none: rejected before any key (unknown sender ...)
   store::PayloadDigest digest;
   std::string rejection;     // non-empty: rejected (envelope errors, a document that cannot be read ...)
+  // Refused for who sent it or whom it is for (gate::Failure::SenderNotAuthorized /
+  // NotAddressedToUs): no key is made, the negative acknowledgment goes to reply_to.
+  Failure refused = Failure::None;
   std::vector<Document> documents;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };

@@ -24,6 +24,10 @@ constexpr Row kRows[] = {
     {Failure::Malformed, "unexpected-processing-error", "EBMS:0009"},
     {Failure::NotEdi, "unexpected-processing-error", "EBMS:0004"},
     {Failure::Configuration, "unexpected-processing-error", "EBMS:0004"},
+    // The signed message is the partner's, what it says is not: as RFC 4130
+    // has no modifier of its own for it, the nearest; AS4: ValueInconsistent.
+    {Failure::SenderNotAuthorized, "authentication-failed", "EBMS:0003"},
+    {Failure::NotAddressedToUs, "unexpected-processing-error", "EBMS:0003"},
 };
 
 std::string utc(const char* format) {
@@ -38,6 +42,10 @@ std::string utc(const char* format) {
 std::string pad9(int64_t n) {
   std::string s = std::to_string(n % 1000000000);
   return std::string(9 - s.size(), '0') + s;
+}
+
+x12::AckEnvelope x12_envelope(int64_t number, const AckParties& parties) {
+  return {pad9(number), std::to_string(number), utc("%Y%m%d"), utc("%H%M"), "\n", parties.sender, parties.recipient};
 }
 
 }  // namespace
@@ -78,22 +86,22 @@ std::string_view acknowledgment_kind(const edi::Interchange& ic, bool duplicate,
 }
 
 std::string acknowledgment(const edi::Interchange& ic, int64_t number, bool duplicate,
-                           const config::Partner::Acknowledgments* policy) {
+                           const config::Partner::Acknowledgments* policy, const AckParties& parties) {
   const std::string_view kind = acknowledgment_kind(ic, duplicate, policy);
   if (kind == "contrl") {
     edifact::ContrlEnvelope env{std::to_string(number), "1", utc(ic.version == "4" ? "%Y%m%d" : "%y%m%d"),
-                                utc("%H%M"), "\n"};
+                                utc("%H%M"), "\n", parties.sender, parties.recipient};
     return edifact::build_contrl(ic, env, duplicate);
   }
-  x12::AckEnvelope env{pad9(number), std::to_string(number), utc("%Y%m%d"), utc("%H%M"), "\n"};
+  const x12::AckEnvelope env = x12_envelope(number, parties);
   if (kind == "ta1") return x12::build_ta1(ic, duplicate ? x12::ta1_duplicate() : x12::ta1_for(ic), env);
   return kind == "999" ? x12::build_999(ic, env) : x12::build_997(ic, env);
 }
 
-std::string ta1_acknowledgment(const edi::Interchange& ic, int64_t number) {
-  x12::AckEnvelope env{pad9(number), std::to_string(number), utc("%Y%m%d"), utc("%H%M"), "\n"};
-  return x12::build_ta1(ic, x12::ta1_for(ic), env);
+std::string ta1_acknowledgment(const edi::Interchange& ic, int64_t number, const AckParties& parties) {
+  return x12::build_ta1(ic, x12::ta1_for(ic), x12_envelope(number, parties));
 }
+
 
 AckPlan ack_plan(const edi::Interchange& ic, std::string_view stored_kind,
                  const config::Partner::Acknowledgments& policy) {

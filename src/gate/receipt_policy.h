@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,11 @@ enum class Failure {
   Malformed,             // the MIME structure, the SOAP envelope, the payload cannot be read
   NotEdi,                // an EDI content type whose content is no interchange
   Configuration,         // the gateway cannot answer as asked (no identity to sign with)
+  // The payload is the partner's to send but not as written: an interchange
+  // whose sender id is not its own (nor one it may send for), or addressed to
+  // an id that is not the gateway's.
+  SenderNotAuthorized,
+  NotAddressedToUs,
 };
 
 // The failure a Status message starts with ("decryption-failed: ..."), as
@@ -47,11 +53,16 @@ inline constexpr int kRetryAfterSeconds = 30;
 // interchange-level X12 error or, with `duplicate`, TA1 025; else 997 below
 // version 00501 and 999 from it; CONTRL for EDIFACT (UCI 26 for a duplicate).
 // `policy` may choose 997 or 999 for X12 whatever the version (its x12 setting).
+// `parties` names the acknowledgment's own sender and recipient when they are
+// not the original's recipient and sender.
+struct AckParties {
+  std::optional<edi::Party> sender, recipient;
+};
 std::string acknowledgment(const edi::Interchange& ic, int64_t number, bool duplicate,
-                           const config::Partner::Acknowledgments* policy = nullptr);
+                           const config::Partner::Acknowledgments* policy = nullptr, const AckParties& parties = {});
 
 // A TA1 for `ic` (accepted, or rejected with its first interchange-level error).
-std::string ta1_acknowledgment(const edi::Interchange& ic, int64_t number);
+std::string ta1_acknowledgment(const edi::Interchange& ic, int64_t number, const AckParties& parties = {});
 
 // What goes back to the partner for an interchange whose stored
 // acknowledgment is `stored_kind` ("ta1", "997", "999", "contrl"), per its

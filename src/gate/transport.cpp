@@ -113,7 +113,8 @@ Result<Step> claim_transport(store::Transaction& tx, const TransportWork& w, con
   return Step::Commit;
 }
 
-// The common case: everything in one transaction.
+// The common case: everything in one transaction. REQUIRES: a failed
+// settlement carries only interchanges refused before any key.
 TransportResult admit_in_one_commit(Gate& gate, store::KeyStore& store, const TransportWork& w) {
   TransportResult out;
   bool in_flight = false;
@@ -126,18 +127,17 @@ TransportResult admit_in_one_commit(Gate& gate, store::KeyStore& store, const Tr
         // The capture first: every row of this message points at it.
         Result<int64_t> capture_id = archive(tx, w);
         if (!capture_id.is_ok()) return capture_id.status();
+        // A refused message carries only the interchanges refused for who sent them (their rows and acks).
         std::vector<InterchangeResult> results;
-        if (w.settlement.state == store::KeyState::Completed) {
-          for (const InterchangeWork& iw : w.interchanges) {
-            Result<InterchangeResult> r = process_interchange(tx, iw, w.arrival, gate.options(), capture_id.value());
-            if (!r.is_ok()) return r.status();
-            if (r->outcome == Outcome::InFlight) {
-              out.outcome = Outcome::InFlight;
-              out.detail = r->detail;
-              return Step::InFlight;
-            }
-            results.push_back(r.value());
+        for (const InterchangeWork& iw : w.interchanges) {
+          Result<InterchangeResult> r = process_interchange(tx, iw, w.arrival, gate.options(), capture_id.value());
+          if (!r.is_ok()) return r.status();
+          if (r->outcome == Outcome::InFlight) {
+            out.outcome = Outcome::InFlight;
+            out.detail = r->detail;
+            return Step::InFlight;
           }
+          results.push_back(r.value());
         }
         return settle_transport(tx, w, token, results, capture_id.value(), &out);
       },
@@ -182,12 +182,10 @@ TransportResult admit_leased(Gate& gate, store::KeyStore& store, const Transport
     return failed;
   };
   std::vector<InterchangeResult> results;
-  if (w.settlement.state == store::KeyState::Completed) {
-    for (const InterchangeWork& iw : w.interchanges) {
-      InterchangeResult r = admit_interchange(gate, store, iw, w.arrival);
-      if (is_transient(r.outcome)) return give_back(r.detail);
-      results.push_back(std::move(r));
-    }
+  for (const InterchangeWork& iw : w.interchanges) {
+    InterchangeResult r = admit_interchange(gate, store, iw, w.arrival);
+    if (is_transient(r.outcome)) return give_back(r.detail);
+    results.push_back(std::move(r));
   }
   Status settled = gate.run(store, [&](store::Transaction& tx) -> Result<Step> {
     Result<int64_t> capture_id = archive(tx, w);

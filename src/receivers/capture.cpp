@@ -10,6 +10,18 @@ namespace {
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+constexpr std::string_view kPartnerLine = "EDIHUB-CAPTURE partner=";
+
+// The bytes after an exported file's partner line, and the partner it names.
+std::string_view after_partner_line(std::string_view bytes, std::string* partner) {
+  if (partner != nullptr) partner->clear();
+  if (!starts_with(bytes, kPartnerLine)) return bytes;
+  const size_t end = bytes.find("\r\n");
+  if (end == std::string_view::npos || end > 512) return bytes;  // not ours: read as it is
+  if (partner != nullptr) *partner = std::string(bytes.substr(kPartnerLine.size(), end - kPartnerLine.size()));
+  return bytes.substr(end + 2);
+}
+
 // The header block of an old-style capture, through the blank line.
 std::string_view legacy_head(std::string_view bytes) {
   size_t end = bytes.find("\r\n\r\n");
@@ -32,6 +44,7 @@ bool has_header(std::string_view head, std::string_view name) {
 }  // namespace
 
 CaptureKind capture_kind(std::string_view bytes) {
+  bytes = after_partner_line(bytes, nullptr);
   if (starts_with(bytes, "POST ")) {
     const size_t line_end = bytes.find("\r\n");
     std::string_view line = bytes.substr(0, line_end == std::string_view::npos ? 0 : line_end);
@@ -46,7 +59,8 @@ CaptureKind capture_kind(std::string_view bytes) {
   return CaptureKind::None;
 }
 
-Result<HttpRequest> read_capture(std::string_view bytes) {
+Result<HttpRequest> read_capture(std::string_view bytes, std::string* recorded_partner) {
+  bytes = after_partner_line(bytes, recorded_partner);
   const CaptureKind kind = capture_kind(bytes);
   if (kind == CaptureKind::None) return Status::invalid("not a capture: no request line or AS2/AS4 headers");
   std::string synthetic;
@@ -74,6 +88,35 @@ Result<HttpRequest> read_capture(std::string_view bytes) {
   return r;
 }
 
-std::string capture_file(const store::Capture& c) { return c.head + c.body; }
+std::string capture_file(const store::Capture& c) {
+  return std::string(kPartnerLine) + c.partner_id + "\r\n" + redacted_head(c.head) + c.body;
+}
+
+std::string redacted_head(std::string_view head) {
+  std::string out;
+  out.reserve(head.size());
+  size_t pos = 0;
+  while (pos < head.size()) {
+    size_t end = head.find("\r\n", pos);
+    end = end == std::string_view::npos ? head.size() : end + 2;
+    std::string_view line = head.substr(pos, end - pos);
+    pos = end;
+    const size_t colon = line.find(':');
+    const std::string_view name = colon == std::string_view::npos ? std::string_view() : line.substr(0, colon);
+    const bool secret = mime::iequals(name, "Authorization") || mime::iequals(name, "Proxy-Authorization") ||
+                        mime::iequals(name, "Cookie");
+    if (!secret) {
+      out.append(line);
+      continue;
+    }
+    std::string_view value = mime::trim(line.substr(colon + 1));
+    const size_t space = value.find(' ');
+    const bool has_scheme = !mime::iequals(name, "Cookie") && space != std::string_view::npos && space <= 32;
+    out.append(name).append(": ");
+    if (has_scheme) out.append(value.substr(0, space)).append(" ");
+    out.append("[redacted]\r\n");
+  }
+  return out;
+}
 
 }  // namespace edihub::receivers

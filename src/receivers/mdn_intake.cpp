@@ -53,10 +53,11 @@ HttpAnswer receive_mdn(const HttpRequest& r, const Context& c, const as2::Settin
   if (!row_sent.is_ok()) return answer(503, Outcome::Error, row_sent.status().message());
   if (!row_sent.value())
     return answer(200, Outcome::Rejected,
-                  "no message to partner '" + partner->id + "' awaits an MDN for " + answers);
+                  "no AS2 message sent to partner '" + partner->id + "' awaits an MDN for " + answers);
   const store::OutboxEntry& e = *row_sent.value();
   const as2::Mic mic = expected_mic(e);
-  Status v = as2::verdict(mdn.value(), e.item.message_id, mic.value, mic.algorithm);
+  Status v = as2::verdict(mdn.value(), {e.item.message_id, mic.value, mic.algorithm,
+                                        as2::signature_required_of(*partner, certs.size())});
   Status kept = store.outbox_answered(e.id, v.is_ok(), join_headers(r.headers) + "\r\n" + r.body, v.message());
   if (!kept.is_ok()) return answer(503, Outcome::Error, kept.message());
   return v.is_ok() ? answer(200, Outcome::Processed, "MDN for outbox row " + std::to_string(e.id) + ": delivered")

@@ -1,8 +1,11 @@
 #include "src/receivers/pipeline.h"
 
+#include <algorithm>
+
 #include "parsers/edi/parser.h"
 #include "parsers/mime/entity.h"
 #include "src/common/partner_text.h"
+#include "src/receivers/capture.h"
 #include "src/receivers/edge.h"
 #include "src/receivers/partner_auth.h"
 
@@ -27,6 +30,13 @@ HttpAnswer retry_later(std::string_view why, Outcome outcome) {
   a.headers.emplace_back("Retry-After", std::to_string(gate::kRetryAfterSeconds));
   a.detail = std::string(why);
   return a;
+}
+
+bool authenticated(const Message& m) {
+  if (m.failure == gate::Failure::None) return true;
+  if (m.failure == gate::Failure::AuthenticationFailed || m.failure == gate::Failure::IntegrityCheckFailed)
+    return false;
+  return m.signature_verified || !m.signature_required;
 }
 
 void Pipeline::log_uncommitted(const Message& m, const HttpAnswer& a) {
@@ -138,6 +148,14 @@ void Pipeline::keys(Message& m) {
     for (const edi::Interchange& ic : parsed.interchanges)
       m.work.interchanges.push_back(gate::prepare_interchange(ic, p.bytes, *c_.partners, m.work.arrival));
   }
+  // An interchange the partner may not send (another's sender id, not for
+  // us) refuses the whole message: nothing of it is booked.
+  for (const gate::InterchangeWork& iw : m.work.interchanges)
+    if (iw.refused != gate::Failure::None) {
+      m.failure = iw.refused;
+      m.failure_text = iw.rejection;
+      return;
+    }
   if (!m.work.interchanges.empty()) return;
   if (any_empty) {
     m.failure = gate::Failure::NotEdi;
@@ -147,6 +165,26 @@ void Pipeline::keys(Message& m) {
     m.failure_text = "no X12 or EDIFACT interchange in the payload" + (why.empty() ? "" : ": " + partner_text(why, 300));
   }
   // Otherwise: not EDI, and not announced as EDI: archived for the operator.
+}
+
+// The answer to a copy that failed without proving its sender: the negative
+// receipt, drafted and given now, stored nowhere; an async one is not queued
+// (it would go out in the partner's name): 403 with the reason instead.
+HttpAnswer Pipeline::refuse_unauthenticated(Message& m) {
+  const std::string detail = "not authenticated, so nothing was stored for partner '" + m.partner->id +
+                             "': " + m.failure_text;
+  HttpAnswer a;
+  if (!m.work.async_destination.empty()) {
+    a = text_answer(403, "the message could not be processed: " + m.failure_text + " (no MDN follows)",
+                    Outcome::Rejected);
+  } else {
+    Result<store::Receipt> receipt = p_.draft(m, Outcome::Rejected, "could not be processed: " + m.failure_text);
+    a = receipt.is_ok() ? p_.answer(m, Outcome::Rejected, receipt.value())
+                        : text_answer(403, "the message could not be processed: " + m.failure_text, Outcome::Rejected);
+  }
+  a.detail = detail;
+  log_uncommitted(m, a);
+  return a;
 }
 
 Next Pipeline::draft(Message& m, HttpAnswer* answer) {
@@ -184,10 +222,19 @@ Next Pipeline::draft(Message& m, HttpAnswer* answer) {
   m.work.settlement.outcome = failed_now ? Outcome::Rejected : outcome;
   m.work.settlement.receipt = receipt.value();
   m.work.settlement.error = failed_now ? m.failure_text : "";
-  if (failed_now) m.work.interchanges.clear();
-  if (c_.archive)
+  // A refused message books nothing; the interchanges refused for who sent
+  // them stay, for their rows and the negative acknowledgments to the sender.
+  if (failed_now)
+    m.work.interchanges.erase(std::remove_if(m.work.interchanges.begin(), m.work.interchanges.end(),
+                                             [](const gate::InterchangeWork& iw) {
+                                               return iw.refused == gate::Failure::None;
+                                             }),
+                              m.work.interchanges.end());
+  if (c_.archive) {
+    m.capture_head = redacted_head(m.request.head);
     m.work.capture = store::CaptureRef{m.partner->id, std::string(p_.name()), m.work.claim.key.message_id,
-                                       m.work.claim.raw, m.request.head, m.request.body};
+                                       m.work.claim.raw, m.capture_head, m.request.body};
+  }
   return Next::Continue;
 }
 
@@ -224,12 +271,16 @@ HttpAnswer Pipeline::receive(const HttpRequest& request) {
   m.work.protocol = std::string(p_.name());
   m.work.arrival.transport = c_.transport;
   m.work.arrival.expected_partner = c_.expected_partner;
+  m.work.arrival.ours = c_.ours;
   m.work.bytes = static_cast<int64_t>(request.body.size());
   HttpAnswer a;
   if (edge(m, &a) == Next::Answer || p_.envelope(m, &a) == Next::Answer || authenticate(m, &a) == Next::Answer ||
       stored(m, &a) == Next::Answer || p_.unwrap(m, &a) == Next::Answer) {
     log_uncommitted(m, a);
+  } else if (!authenticated(m)) {
+    a = refuse_unauthenticated(m);
   } else {
+    m.work.arrival.sender = m.partner;  // what its interchanges may be is what this partner may send
     if (m.failure == gate::Failure::None) keys(m);
     if (draft(m, &a) == Next::Answer) {
       log_uncommitted(m, a);

@@ -58,6 +58,7 @@ struct Context {
   size_t max_message_bytes = 100u << 20;  // one message's unwrapped bytes, all layers together
   std::string transport = "http";        // or "replay"
   std::optional<std::string> expected_partner;  // replay --partner: only this partner's messages
+  const config::EdiIds* ours = nullptr;  // what interchanges must be addressed to (<edi>); null: any
   bool archive = true;                   // keep the request as a capture
   std::function<void()> queued;          // called when something may have been queued in the outbox
 };
@@ -77,8 +78,15 @@ struct Message {
   std::vector<Payload> payloads;  // after unwrap
   gate::Failure failure = gate::Failure::None;
   std::string failure_text;  // what the partner and the operator read
+  // Set by the protocol's unwrap: a signature by one of the partner's
+  // certificates verified (even if a later layer failed), and whether its
+  // profile requires one. A copy that failed without proving who sent it
+  // (see authenticated()) never acts on the partner's key.
+  bool signature_verified = false;
+  bool signature_required = false;
   Lease lease;               // this message's share of the unwrap budget
   std::string protocol_note; // e.g. "signed, encrypted" for the log
+  std::string capture_head;  // the head as archived: credentials redacted
 };
 
 enum class Next { Continue, Answer };
@@ -123,6 +131,7 @@ class Pipeline {
   Next stored(Message& m, HttpAnswer* answer);
   void keys(Message& m);
   Next draft(Message& m, HttpAnswer* answer);
+  HttpAnswer refuse_unauthenticated(Message& m);
   HttpAnswer admit(Message& m);
   // Records the row of an answer that committed nothing.
   void log_uncommitted(const Message& m, const HttpAnswer& answer);
@@ -134,5 +143,12 @@ class Pipeline {
 
 // A 503 with Retry-After: nothing was decided, the partner sends again.
 HttpAnswer retry_later(std::string_view why, Outcome outcome);
+
+// Whether a copy that failed with `m.failure` was still sent by its partner:
+// a bad or unknown signature never is, and where the profile requires a
+// signature only one that verified proves it (a copy that could not be
+// decrypted, or is unsigned, proves nothing). Such a copy is answered, and
+// creates, fails, poisons, archives and queues nothing in the partner's name.
+bool authenticated(const Message& m);
 
 }  // namespace edihub::receivers

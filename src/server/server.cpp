@@ -123,6 +123,7 @@ struct Server::Impl : Handler {
     context.unwrap_budget = &unwrap_budget;
     context.max_message_bytes = c.max_message_unwrap_bytes;
     context.transport = "http";
+    context.ours = &c.edi_ids;
     context.archive = c.archive;
     context.queued = std::move(queued);
   }

@@ -64,7 +64,9 @@ class OutboxStore {
   virtual Status outbox_sent(int64_t id) = 0;
   // A failed attempt: retried at `next_attempt_ms`, or failed for good.
   virtual Status outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) = 0;
-  // The row waiting for an async MDN to `message_id` from `partner_id`.
+  // The AS2 row to `partner_id` whose async MDN `message_id` answers: one of
+  // our messages (channel as2; never an MDN we send, a webhook ...) that was
+  // actually posted (sent, or prepared and posted at least once), not settled.
   virtual Result<std::optional<OutboxEntry>> outbox_awaiting(const std::string& partner_id,
                                                            const std::string& message_id) = 0;
   // The final state of a sent row once its async MDN came: delivered, or failed with why.

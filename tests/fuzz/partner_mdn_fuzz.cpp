@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (has_line_break(mdn.status().message())) __builtin_trap();
     return 0;
   }
-  edihub::Status v = edihub::as2::verdict(mdn.value(), "<ack-997-x12-1.acme@edihub>", "AAAA");
+  edihub::Status v = edihub::as2::verdict(mdn.value(), {"<ack-997-x12-1.acme@edihub>", "AAAA", "sha-256", false});
   if (has_line_break(v.message())) __builtin_trap();
   return 0;
 }

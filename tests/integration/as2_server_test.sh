@@ -118,12 +118,15 @@ check_eq "burst: one transport key" 1 "$(sql "$db" "SELECT count(*) FROM idempot
 
 # Every request that was decided is archived with its decision, in the same
 # commit (duplicates of it point at nothing new); exported, it replays as a duplicate.
-check_eq "decided messages without a capture" 0 "$(sql "$db" "SELECT count(*) FROM messages WHERE protocol = 'as2' AND partner_id IS NOT NULL AND outcome IN ('processed', 'rejected', 'conflict') AND capture_id IS NULL")"
+check_eq "decided messages without a capture" 0 "$(sql "$db" "SELECT count(*) FROM messages WHERE protocol = 'as2' AND partner_id IS NOT NULL AND outcome IN ('processed', 'rejected', 'conflict') AND capture_id IS NULL AND detail NOT LIKE 'not authenticated%'")"
+# A copy that never proved its sender (unsigned, signed by another) is answered, never kept.
+check_eq "unauthenticated copies: answered, not archived" "2 0" "$(sql "$db" "SELECT count(*), count(capture_id) FROM messages WHERE protocol = 'as2' AND detail LIKE 'not authenticated%'" | tr '|' ' ')"
 check_eq "captures of the burst" 1 "$(sql "$db" "SELECT count(*) FROM captures WHERE message_id = 'as2:<burst@acme.example>'")"
 # (the capture of m1 itself, not the conflicting one sent with the same Message-ID: the oldest)
 first_id=$("$EDIHUB" archive list --db "sqlite:$db" --message-id 'as2:<m1@acme.example>' --json | tail -1 | sed 's/{"id":\([0-9]*\),.*/\1/')
 first=$("$EDIHUB" archive export --db "sqlite:$db" --out "$WORK/exported" "$first_id")
-head -1 "$first" | grep -q '^POST /as2 HTTP/1.1' || fail "exported capture starts with: $(head -1 "$first")"
+check_eq "exported capture names its partner" "EDIHUB-CAPTURE partner=acme" "$(head -1 "$first" | tr -d '\r')"
+sed -n 2p "$first" | grep -q '^POST /as2 HTTP/1.1' || fail "exported capture's request line: $(sed -n 2p "$first")"
 out=$("$EDIHUB" replay --db "sqlite:$db" --partners "$REPO/partners" --json "$first")
 grep -q '"outcome":"duplicate"' <<<"$out" || fail "replayed archive: $out"
 

@@ -84,7 +84,8 @@ check_eq "no temporary files left" 0 "$(ls -a "$WORK/acks" | grep -c '^\.tmp')"
 grep -q "^ST\*997\*" "$WORK/acks/$(ls "$WORK/acks" | head -1)" || fail "not a 997: $(ls "$WORK/acks" | head -1)"
 
 # The gateway's <documents> for a partner whose profile names none (the corpus partner), not for acme.
-gateway_config "$WORK/default.xml" "<documents dir=\"$WORK/erp-drop\"/>"
+gateway_config "$WORK/default.xml" "<documents dir=\"$WORK/erp-drop\"/>" \
+  '<edi><x12 qualifier="ZZ" id="RECEIVERISA"/></edi>'  # what the corpus file is addressed to
 sed -i "s|<partners dir=\"[^\"]*\"/>|<partners dir=\"$WORK/partners\"/>|" "$WORK/default.xml"
 replay --config "$WORK/default.xml" "$REPO/tests/corpus/staedi/x12_simple810.edi" || fail "replay with the gateway default"
 check_eq "the gateway's default" "dir|$WORK/erp-drop" \

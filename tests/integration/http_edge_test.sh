@@ -53,9 +53,12 @@ trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; [[ -n "${KEEP:-}
 node "$(dirname "$0")/http_edge.js" "$port" "$WORK" || failures=$((failures + $?))
 echo "server peak RSS: $(awk '/VmHWM/ {print $2, $3}' "/proc/$server/status")"
 
-# Nothing the edge refused reached the store beyond its log row.
-check_eq "keys" "as2:<nested@acme.example>" "$(sql "$db" "SELECT group_concat(message_id) FROM idempotency_keys")"
-check_eq "captures" "as2:<nested@acme.example>" "$(sql "$db" "SELECT group_concat(message_id) FROM captures")"
+# Nothing the edge refused reached the store beyond its log row; nor did the
+# nested layers, unsigned for a partner that signs: they prove no sender.
+check_eq "keys" "" "$(sql "$db" "SELECT group_concat(message_id) FROM idempotency_keys")"
+check_eq "captures" "" "$(sql "$db" "SELECT group_concat(message_id) FROM captures")"
+check_eq "the nested layers: answered, logged, not kept" "rejected" \
+  "$(sql_eventually "$db" rejected "SELECT outcome FROM messages WHERE transport_id = '<nested@acme.example>' AND detail LIKE 'not authenticated%'")"
 check_eq "invoices" 0 "$(sql "$db" "SELECT count(*) FROM invoices")"
 check_eq "outbox" 0 "$(sql "$db" "SELECT count(*) FROM outbox")"
 check_eq "refusals logged without a partner" "" \

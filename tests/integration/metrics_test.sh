@@ -22,7 +22,8 @@ post() {  # post CAPTURE: the HTTP status
 check_eq "signed AS4" 200 "$(post "$REPO/samples/as4/wss-signed.as4")"
 check_eq "SwA" 200 "$(post "$REPO/samples/as4/swa-856.as4")"
 check_eq "SwA again" 200 "$(post "$REPO/samples/as4/swa-856.as4")"
-check_eq "wrapping" 500 "$(post "$REPO/samples/as4/broken-wss-wrapping.as4")"
+check_eq "wrapping" 500 "$(post "$REPO/samples/as4/broken-wss-wrapping.as4")"  # proves no sender: no key
+check_eq "bad gzip" 500 "$(post "$REPO/samples/as4/broken-bad-gzip.as4")"       # acme's, failed: a key
 
 curl -s -D "$WORK/metrics.headers" -o "$WORK/metrics" "http://127.0.0.1:$mport/metrics"
 grep -qi '^Content-Type: text/plain; version=0.0.4' "$WORK/metrics.headers" || fail "content type: $(cat "$WORK/metrics.headers")"
@@ -30,9 +31,9 @@ promtool check metrics <"$WORK/metrics" >"$WORK/promtool.out" 2>&1 || fail "prom
 has() { grep -qxF "$1" "$WORK/metrics" || fail "no line '$1' in /metrics"; }
 has 'edihub_messages_total{protocol="as4",partner="acme",outcome="processed"} 2'
 has 'edihub_messages_total{protocol="as4",partner="acme",outcome="duplicate"} 1'
-has 'edihub_messages_total{protocol="as4",partner="acme",outcome="rejected"} 1'
-has 'edihub_request_duration_seconds_count{protocol="as4"} 4'
-has 'edihub_request_duration_seconds_bucket{protocol="as4",le="+Inf"} 4'
+has 'edihub_messages_total{protocol="as4",partner="acme",outcome="rejected"} 2'
+has 'edihub_request_duration_seconds_count{protocol="as4"} 5'
+has 'edihub_request_duration_seconds_bucket{protocol="as4",le="+Inf"} 5'
 has 'edihub_store_up 1'
 has 'edihub_keys_open{state="failed"} 1'
 has 'edihub_keys_open{state="processing"} 0'
@@ -41,7 +42,8 @@ has 'edihub_schema_version 6'
 has 'edihub_purge_last_run_timestamp_seconds 0'
 has 'edihub_gate_transactions_running 0'
 has 'edihub_gate_inflight_timeouts_total 0'
-has 'edihub_gate_commit_duration_seconds_count 3'  # two processed, one failed; a duplicate commits nothing
+has 'edihub_gate_commit_duration_seconds_count 3'  # two processed, one failed; a duplicate or an
+                                                  # unauthenticated copy commits nothing
 grep -q '^edihub_outbox_rows{state="pending"} [0-9]' "$WORK/metrics" || fail "no outbox rows"
 # The demo certificates: ours and acme's (signing and encryption), about ten years left.
 for what in 'owner="edihub",use="identity"' 'owner="acme",use="signing"' 'owner="acme",use="encryption"'; do

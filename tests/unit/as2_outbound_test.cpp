@@ -174,9 +174,39 @@ TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our messag
   REQUIRE_MESSAGE(mdn.is_ok(), mdn.status().message());
   CHECK(mdn->signed_);
   CHECK(mdn->original_message_id == "<ack-997-x12-7.acme@edihub>");
-  CHECK(as2::verdict(mdn.value(), "<ack-997-x12-7.acme@edihub>", mic).is_ok());
-  CHECK(contains(as2::verdict(mdn.value(), "<ack-997-x12-7.acme@edihub>", "AAAA").message(), "Received-Content-MIC"));
-  CHECK(contains(as2::verdict(mdn.value(), "<another@edihub>", mic).message(), "answers <ack-997-x12-7.acme@edihub>"));
+  CHECK(as2::verdict(mdn.value(), {"<ack-997-x12-7.acme@edihub>", mic}).is_ok());
+  CHECK(contains(as2::verdict(mdn.value(), {"<ack-997-x12-7.acme@edihub>", "AAAA"}).message(), "Received-Content-MIC"));
+  CHECK(contains(as2::verdict(mdn.value(), {"<another@edihub>", mic}).message(), "answers <ack-997-x12-7.acme@edihub>"));
+
+  SUBCASE("the same report unsigned: refused where MDNs must be signed, read where they need not be") {
+    const std::string whole = report(mic);
+    auto plain = as2::read_partner_mdn("multipart/report; report-type=disposition-notification; boundary=b2",
+                                       whole.substr(whole.find("\r\n\r\n") + 4), acme);
+    REQUIRE_MESSAGE(plain.is_ok(), plain.status().message());
+    CHECK_FALSE(plain->signed_);
+    CHECK(contains(as2::verdict(plain.value(), {"<ack-997-x12-7.acme@edihub>", mic}).message(), "is not signed"));
+    CHECK(as2::verdict(plain.value(), {"<ack-997-x12-7.acme@edihub>", mic, "sha-256", false}).is_ok());
+    config::Partner p;
+    p.require_signature = false;
+    CHECK_FALSE(as2::signature_required_of(p, 0));
+    CHECK(as2::signature_required_of(p, 1));  // it lists a certificate: its MDNs are checked against it
+    p.require_signature = true;
+    CHECK(as2::signature_required_of(p, 0));
+  }
+  SUBCASE("duplicate-document settles only with our MIC") {
+    auto dup = as2::read_partner_mdn(
+        kSignedType,
+        signed_mdn(report("AAAA", "automatic-action/MDN-sent-automatically; processed/warning: duplicate-document")),
+        acme);
+    REQUIRE(dup.is_ok());
+    CHECK(contains(as2::verdict(dup.value(), {"<ack-997-x12-7.acme@edihub>", mic}).message(), "Received-Content-MIC"));
+    auto dup_ours = as2::read_partner_mdn(
+        kSignedType,
+        signed_mdn(report(mic, "automatic-action/MDN-sent-automatically; processed/warning: duplicate-document")),
+        acme);
+    REQUIRE(dup_ours.is_ok());
+    CHECK(as2::verdict(dup_ours.value(), {"<ack-997-x12-7.acme@edihub>", mic}).is_ok());
+  }
 
   SUBCASE("a CRLF sent after the signed report (libas2) is not part of what was signed") {
     CHECK(as2::read_partner_mdn(kSignedType, signed_mdn(report(mic), "\r\n"), acme).is_ok());
@@ -199,7 +229,7 @@ TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our messag
         kSignedType, signed_mdn(report(mic, "automatic-action/MDN-sent-automatically; processed/error: decryption-failed")),
         acme);
     REQUIRE(failed.is_ok());
-    CHECK(contains(as2::verdict(failed.value(), "<ack-997-x12-7.acme@edihub>", mic).message(), "decryption-failed"));
+    CHECK(contains(as2::verdict(failed.value(), {"<ack-997-x12-7.acme@edihub>", mic}).message(), "decryption-failed"));
   }
 }
 

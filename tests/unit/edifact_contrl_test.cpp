@@ -9,7 +9,7 @@ using namespace edihub;
 
 namespace {
 
-const edifact::ContrlEnvelope kEnv{"C0001", "1", "240103", "0915", "\n"};
+const edifact::ContrlEnvelope kEnv{"C0001", "1", "240103", "0915", "\n", std::nullopt, std::nullopt};
 
 edi::Interchange sample(const char* name) {
   auto r = edi::parse(test::read_file(test::source_path(std::string("samples/edi/") + name)));

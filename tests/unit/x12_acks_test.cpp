@@ -9,7 +9,7 @@ using namespace edihub;
 
 namespace {
 
-const x12::AckEnvelope kEnv{"17", "1701", "20240103", "0915", "\n"};
+const x12::AckEnvelope kEnv{"17", "1701", "20240103", "0915", "\n", std::nullopt, std::nullopt};
 const char* kIsa997 =
     "ISA*00*          *00*          *ZZ*RECEIVER       *ZZ*SENDER         *240103*0915*U*00401*000000017*0*P*>~\n";
 const char* kIsa999 =

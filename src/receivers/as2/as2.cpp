@@ -105,7 +105,8 @@ Next As2Protocol::unwrap(Message& m, HttpAnswer* answer) {
   if (auto it = s_.signing_certificates.find(m.partner->id); it != s_.signing_certificates.end())
     options.signers = it->second;
   options.mic_algorithm = receipt_request_.micalg;
-  Result<Unwrapped> u = as2::unwrap(outer, options, m.lease);
+  m.signature_required = m.partner->require_signature;
+  Result<Unwrapped> u = as2::unwrap(outer, options, m.lease, &m.signature_verified);
   if (!u.is_ok()) {
     if (u.status().kind() == Status::Kind::Transient) {
       *answer = receivers::retry_later(u.status().message(), Outcome::Error);
@@ -119,6 +120,7 @@ Next As2Protocol::unwrap(Message& m, HttpAnswer* answer) {
                                                                       u->signer_not_after, std::time(nullptr))
                                          : "";
       !why.empty()) {
+    m.signature_verified = false;  // by a certificate no longer accepted: it proves nothing
     m.failure = gate::Failure::AuthenticationFailed;
     m.failure_text = "authentication-failed: " + why;
   } else if (m.partner->require_signature && !u->signed_) {

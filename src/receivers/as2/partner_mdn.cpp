@@ -106,19 +106,28 @@ Result<PartnerMdn> read_partner_mdn(std::string_view content_type, std::string_v
   return r;
 }
 
-Status verdict(const PartnerMdn& mdn, std::string_view message_id, std::string_view expected_mic,
-               std::string_view algorithm) {
+bool signature_required_of(const config::Partner& partner, size_t signing_certificates) {
+  return partner.require_signature || signing_certificates > 0;
+}
+
+Status verdict(const PartnerMdn& mdn, const MdnExpectation& expected) {
+  const std::string_view message_id = expected.message_id, expected_mic = expected.mic,
+                         algorithm = expected.algorithm;
+  if (expected.signed_ && !mdn.signed_)
+    return Status::invalid("the MDN is not signed, and this partner's MDNs must be signed by one of its "
+                           "certificates (its profile lists them or requires signatures)");
   if (mdn.original_message_id != message_id)
     return Status::invalid("the MDN answers " + partner_text(mdn.original_message_id, 200) + ", not " +
                            std::string(message_id));
   const std::string d = lower(mdn.disposition);
   // A partner that already holds this Message-ID (our retry after a lost
-  // answer) says duplicate-document, as a warning or an error: it has it.
+  // answer) says duplicate-document, as a warning or an error: it has it,
+  // and its MIC must still be ours.
   const bool duplicate = d.find("duplicate-document") != std::string::npos;
   if (!duplicate && (d.find("processed/error") != std::string::npos || d.find("failed") != std::string::npos ||
                      d.find("processed") == std::string::npos))
     return Status::invalid("the partner answered " + partner_text(mdn.disposition, 300));
-  if (!duplicate && !expected_mic.empty()) {
+  if (!expected_mic.empty()) {
     // "sha256" as well as "sha-256": partners write both.
     auto bare = [](std::string_view a) {
       std::string out;

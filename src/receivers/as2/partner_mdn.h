@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/common/status.h"
+#include "src/config/partners.h"
 #include "src/crypto/cms.h"
 
 namespace edihub::as2 {
@@ -32,12 +33,24 @@ struct PartnerMdn {
 Result<PartnerMdn> read_partner_mdn(std::string_view content_type, std::string_view body,
                                     const std::vector<crypto::Certificate>& partner_certificates);
 
-// What the MDN says of our message with `message_id`, whose MIC (base64,
-// with `algorithm` as AS2 names it) is `expected_mic`: ok (processed, or a duplicate-document warning:
-// the partner has it), or why not (an error disposition, another message,
-// a MIC that differs).
-Status verdict(const PartnerMdn& mdn, std::string_view message_id, std::string_view expected_mic,
-               std::string_view algorithm = "sha-256");
+// What an MDN must be to settle one of our messages.
+struct MdnExpectation {
+  std::string_view message_id;          // ours, the MDN's Original-Message-ID
+  std::string_view mic;                 // base64, of what we signed
+  std::string_view algorithm = "sha-256";  // the MIC's, as AS2 names it
+  // Signed by one of the partner's certificates (read_partner_mdn verified
+  // it): whenever its profile lists signing certificates or requires
+  // signatures (signature_required_of), since anyone can write an unsigned one.
+  bool signed_ = true;
+};
+
+// The partners whose MDNs must be signed: see MdnExpectation::signed_.
+bool signature_required_of(const config::Partner& partner, size_t signing_certificates);
+
+// What the MDN says of our message: ok (processed, or a duplicate-document
+// warning: the partner has it, with our MIC), or why not (unsigned where it
+// must be signed, an error disposition, another message, a MIC that differs).
+Status verdict(const PartnerMdn& mdn, const MdnExpectation& expected);
 
 // True when the Content-Type is an MDN's: multipart/report, or
 // multipart/signed around one.

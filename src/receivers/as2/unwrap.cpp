@@ -40,8 +40,10 @@ Status counted(Lease& lease, size_t n) {
 
 }  // namespace
 
-Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options, Lease& lease) {
+Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options, Lease& lease,
+                         bool* signature_verified) {
   Unwrapped out;
+  if (signature_verified != nullptr) *signature_verified = false;
   // The layer being read lives in `layer` (or is the caller's `outer`);
   // building the next one replaces it, so at most two are held at once.
   std::string layer;
@@ -90,6 +92,7 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
         }
       }
       if (!v.is_ok()) return v.status();
+      if (signature_verified != nullptr) *signature_verified = true;
       const bool canonical_verified = !canonical.empty() && canonical.size() != signed_part.size();
       if (!out.signed_) {
         // The MIC covers what the signature covered: the first part, headers

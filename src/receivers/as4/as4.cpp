@@ -190,7 +190,10 @@ Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
 }
 
 Next As4Protocol::unwrap(Message& m, HttpAnswer* answer) {
-  if (!check_security(m)) return Next::Continue;
+  m.signature_required = m.partner->as4_require_signature;
+  const bool secure = check_security(m);
+  m.signature_verified = security_.is_signed;  // false for an expired signer too
+  if (!secure) return Next::Continue;
   if (!um_.not_understood.empty()) {
     // Never a Receipt for a message whose security (or other) header this
     // gateway does not process: a SOAP MustUnderstand fault.

@@ -79,7 +79,8 @@ Status Replayer::run_capture(const std::string& path, receivers::CaptureKind kin
   std::string bytes;
   Status read = read_at(f.fd, 0, static_cast<size_t>(st.st_size), &bytes, path);
   if (!read.is_ok()) return read;
-  Result<receivers::HttpRequest> request = receivers::read_capture(bytes);
+  std::string recorded;
+  Result<receivers::HttpRequest> request = receivers::read_capture(bytes, &recorded);
   Line line;
   line.file = path;
   if (!request.is_ok()) {
@@ -90,13 +91,17 @@ Status Replayer::run_capture(const std::string& path, receivers::CaptureKind kin
   }
   bytes.clear();
   bytes.shrink_to_fit();
+  // A capture the gateway attributed to a partner is that partner's, whatever
+  // its headers say (unless the operator names another with --partner).
+  receivers::Context context = c_;
+  if (!context.expected_partner && !recorded.empty()) context.expected_partner = recorded;
   receivers::HttpAnswer answer;
   if (kind == receivers::CaptureKind::As2) {
     as2::As2Protocol protocol(settings_->first);
-    answer = receivers::Pipeline(c_, store_, protocol).receive(request.value());
+    answer = receivers::Pipeline(context, store_, protocol).receive(request.value());
   } else {
     as4::As4Protocol protocol(settings_->second);
-    answer = receivers::Pipeline(c_, store_, protocol).receive(request.value());
+    answer = receivers::Pipeline(context, store_, protocol).receive(request.value());
   }
   line.partner = answer.partner;
   line.outcome = answer.outcome;
@@ -117,6 +122,10 @@ Status Replayer::run_edi(const std::string& path, const Report& report) {
   arrival.transport = "replay";
   arrival.transport_id = path;
   arrival.expected_partner = c_.expected_partner;
+  // --partner: its files may hold only what it may send. Without: each
+  // interchange is the partner's whose sender id it carries.
+  arrival.sender = c_.expected_partner ? c_.partners->find(*c_.expected_partner) : nullptr;
+  arrival.ours = c_.ours;
   bool any = false;
   Status failure;
   std::string bytes;  // one interchange at a time

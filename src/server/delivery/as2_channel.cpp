@@ -124,7 +124,8 @@ Attempt deliver_as2(const store::OutboxEntry& e, const As2Outbound& o) {
     return a;
   }
   as2::Mic mic = as2_expected_mic(e, *partner);
-  Status v = as2::verdict(mdn.value(), e.item.message_id, mic.value, mic.algorithm);
+  Status v = as2::verdict(mdn.value(), {e.item.message_id, mic.value, mic.algorithm,
+                                        as2::signature_required_of(*partner, certs.size())});
   a.kind = v.is_ok() ? Attempt::Kind::Delivered : Attempt::Kind::Failed;
   a.error = v.message();
   a.receipt = r.headers + "\r\n" + r.body;

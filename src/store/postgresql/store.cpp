@@ -407,7 +407,8 @@ class PgStore : public Store {
   Result<std::optional<OutboxEntry>> outbox_awaiting(const std::string& partner_id,
                                                    const std::string& message_id) override {
     return first(c_->exec("SELECT " OUTBOX_COLUMNS " FROM outbox WHERE message_id = $1 AND partner_id = $2"
-                          " AND state IN ('sent', 'in-flight', 'pending') ORDER BY id DESC LIMIT 1",
+                          " AND channel = 'as2' AND (state = 'sent' OR (state IN ('in-flight', 'pending')"
+                          " AND prepared IS NOT NULL)) ORDER BY id DESC LIMIT 1",
                           Params().add(message_id).add(partner_id)));
   }
   Status outbox_answered(int64_t id, bool delivered, const std::string& receipt, const std::string& error) override {

@@ -86,7 +86,8 @@ Status Outbox::retry(int64_t id, int64_t next_attempt_ms, const std::string& err
 
 Result<std::optional<OutboxEntry>> Outbox::awaiting(const std::string& partner_id, const std::string& message_id) {
   Stmt q(c_, (std::string("SELECT ") + kColumns +
-              " FROM outbox WHERE message_id = ?1 AND partner_id = ?2 AND state IN ('sent', 'in-flight', 'pending')"
+              " FROM outbox WHERE message_id = ?1 AND partner_id = ?2 AND channel = 'as2' AND"
+              " (state = 'sent' OR (state IN ('in-flight', 'pending') AND prepared IS NOT NULL))"
               " ORDER BY id DESC LIMIT 1").c_str());
   q.bind(1, message_id).bind(2, partner_id);
   Result<std::vector<OutboxEntry>> found = rows(q);
