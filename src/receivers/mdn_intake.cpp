@@ -47,6 +47,12 @@ HttpAnswer receive_mdn(const HttpRequest& r, const Context& c, const as2::Settin
     certs = it->second;
   Result<as2::PartnerMdn> mdn = as2::read_partner_mdn(r.header("Content-Type"), r.body, certs);
   if (!mdn.is_ok()) return answer(400, Outcome::Rejected, "the MDN cannot be used: " + mdn.status().message());
+  // Anyone can write an unsigned MDN naming a predictable Message-ID: where
+  // the partner signs, one that is not signed by it settles and fails nothing.
+  const bool must_be_signed = as2::signature_required_of(*partner, certs.size());
+  if (must_be_signed && !mdn->signed_)
+    return answer(403, Outcome::Rejected,
+                  "the MDN is not signed: partner '" + partner->id + "' must sign its MDNs (nothing was settled)");
   const std::string answers = partner_text(mdn->original_message_id, 200);  // for the log; raw for the look-up
   row.message_id = "as2:" + answers;
   Result<std::optional<store::OutboxEntry>> row_sent = store.outbox_awaiting(partner->id, mdn->original_message_id);
@@ -56,8 +62,7 @@ HttpAnswer receive_mdn(const HttpRequest& r, const Context& c, const as2::Settin
                   "no AS2 message sent to partner '" + partner->id + "' awaits an MDN for " + answers);
   const store::OutboxEntry& e = *row_sent.value();
   const as2::Mic mic = expected_mic(e);
-  Status v = as2::verdict(mdn.value(), {e.item.message_id, mic.value, mic.algorithm,
-                                        as2::signature_required_of(*partner, certs.size())});
+  Status v = as2::verdict(mdn.value(), {e.item.message_id, mic.value, mic.algorithm, must_be_signed});
   Status kept = store.outbox_answered(e.id, v.is_ok(), join_headers(r.headers) + "\r\n" + r.body, v.message());
   if (!kept.is_ok()) return answer(503, Outcome::Error, kept.message());
   return v.is_ok() ? answer(200, Outcome::Processed, "MDN for outbox row " + std::to_string(e.id) + ": delivered")

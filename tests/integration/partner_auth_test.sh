@@ -74,9 +74,9 @@ mdn() {
 }
 check_eq "async MDN without credentials" 401 "$(mdn)"
 check_eq "async MDN without credentials: text" "partner acme must authenticate (HTTP Basic)" "$(cat "$WORK/mdn.out")"
-check_eq "async MDN with credentials: read (200, though no message of ours awaits it)" 200 "$(mdn -u acme:s3cret-pw)"
+check_eq "async MDN with credentials: read, and refused as unsigned (acme signs)" 403 "$(mdn -u acme:s3cret-pw)"
 check_eq "both MDNs logged" 2 "$(sql_eventually "$db" 2 "SELECT count(*) FROM messages WHERE transport_id = '<mdn-1@acme.example>'")"
-check_eq "the MDNs in the log: refused, then read" "rejected|partner acme must authenticate (HTTP Basic);rejected|no AS2 message sent to partner 'acme' awaits an MDN for <ack-1@edihub>;" \
+check_eq "the MDNs in the log: refused, then read" "rejected|partner acme must authenticate (HTTP Basic);rejected|the MDN is not signed: partner 'acme' must sign its MDNs (nothing was settled);" \
   "$(sql "$db" "SELECT outcome, detail FROM messages WHERE transport_id = '<mdn-1@acme.example>' ORDER BY id" | tr '\n' ';')"
 kill -TERM "$server"; wait "$server"
 

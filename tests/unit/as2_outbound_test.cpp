@@ -35,9 +35,7 @@ store::OutboxEntry ack() {
   return e;
 }
 
-bool contains(const std::string& haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using test::contains;
 
 // The parts of a multipart/signed entity with this boundary.
 std::vector<std::string_view> signed_parts(const std::string& entity, const std::string& boundary) {

@@ -70,9 +70,7 @@ std::string error_of(const Read& r) {
   return r.docs[0].error;
 }
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using test::contains;
 
 // One X12 set (type 810 or 856) with `body` segments between ST and SE.
 std::string x12_set(const std::string& type, const std::vector<std::string>& body) {

@@ -176,6 +176,31 @@ TEST_CASE("captures: the request line and head as received, then the body; older
   CHECK_FALSE(smuggled.is_ok());
 }
 
+TEST_CASE("captures as stored and exported: credentials redacted, the partner named on a first line") {
+  const std::string head =
+      "POST /as2 HTTP/1.1\r\nAS2-From: ACMESUPPLY\r\nauthorization:  Basic YWNtZTpzM2NyZXQ=\r\n"
+      "Proxy-Authorization: Bearer abc.def\r\nCookie: s=1; t=2\r\nX-Authorization-Note: kept\r\n\r\n";
+  CHECK(redacted_head(head) ==
+        "POST /as2 HTTP/1.1\r\nAS2-From: ACMESUPPLY\r\nauthorization: Basic [redacted]\r\n"
+        "Proxy-Authorization: Bearer [redacted]\r\nCookie: [redacted]\r\nX-Authorization-Note: kept\r\n\r\n");
+  store::Capture c;
+  c.partner_id = "acme";
+  c.head = head;
+  c.body = "the body";
+  const std::string file = capture_file(c);
+  CHECK(file.rfind("EDIHUB-CAPTURE partner=acme\r\nPOST /as2 HTTP/1.1\r\n", 0) == 0);
+  CHECK(file.find("YWNtZTpzM2NyZXQ=") == std::string::npos);
+  CHECK(capture_kind(file) == CaptureKind::As2);
+  std::string partner = "stale";
+  Result<HttpRequest> r = read_capture(file, &partner);
+  REQUIRE(r.is_ok());
+  CHECK(partner == "acme");
+  CHECK(r->header("AS2-From") == "ACMESUPPLY");
+  CHECK(r->body == "the body");
+  REQUIRE(read_capture(head + "x", &partner).is_ok());
+  CHECK(partner.empty());  // a capture without the line names no partner
+}
+
 TEST_CASE("partner auth: a pinned TLS client certificate, by its SHA-256, or 403 saying what to present") {
   const std::string a(64, 'a'), b(64, 'b'), c(64, 'c');
   config::Partner p;

@@ -83,3 +83,26 @@ TEST_CASE("CONTRL keeps the partner's service characters and escapes values") {
   auto back = edi::parse(contrl);
   CHECK(back.ok());
 }
+
+TEST_CASE("CONTRL refusing an interchange for who sent it or whom it is for, in the gateway's own name") {
+  edi::Interchange ic = sample("edifact-desadv-d96a-una.edi");
+  edi::EnvelopeError e;
+  e.code = edi::ErrorCode::SenderNotAuthorized;
+  ic.errors.push_back(e);
+  edifact::ContrlEnvelope env = kEnv;
+  env.recipient = edi::Party{"4000000000017", "14"};  // the partner that actually sent it
+  CHECK(edifact::build_contrl(ic, env) ==
+        "UNB+UNOA:3+5400000000009:14+4000000000017:14+240103:0915+C0001'\n"
+        "UNH+1+CONTRL:D:3:UN'\n"
+        "UCI+DES0000001+5412345000013:14+5400000000009:14+4+23'\n"  // unknown interchange sender
+        "UNT+3+1'\n"
+        "UNZ+1+C0001'\n");
+  ic.errors[0].code = edi::ErrorCode::RecipientNotOurs;
+  env.recipient.reset();
+  env.sender = edi::Party{"5400000000009", "14"};
+  CHECK(edifact::build_contrl(ic, env) ==
+        std::string(kHead) +
+            "UCI+DES0000001+5412345000013:14+5400000000009:14+4+7'\n"  // not the actual recipient
+            "UNT+3+1'\n"
+            "UNZ+1+C0001'\n");
+}

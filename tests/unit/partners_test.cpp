@@ -373,3 +373,80 @@ TEST_CASE("documents: a partner's own <documents>, none=\"true\", or the gateway
   CHECK(config::Gateway::load(d.path + "/edihub.conf").status().message().rfind(
             d.path + "/edihub.conf: <documents webhook> must be an http(s) URL, not 'mailto:erp@example.com'", 0) == 0);
 }
+
+TEST_CASE("who may send an interchange: the partner's own ids, and those of the partners it sends for") {
+  Dir d;
+  d.write("acme.xml", R"(<partner id="acme"><x12 qualifier="ZZ" id="ACMESUPPLY"/></partner>)");
+  d.write("van.xml", R"(<partner id="van"><x12 qualifier="ZZ" id="VANHUB"/><sends-for partner="acme"/></partner>)");
+  d.write("widgetco.xml", R"(<partner id="widgetco"><x12 qualifier="ZZ" id="WIDGETCO"/></partner>)");
+  auto partners = config::Partners::load(d.path);
+  REQUIRE_MESSAGE(partners.is_ok(), partners.status().message());
+  const config::Partner* acme = partners->find("acme");
+  const config::Partner* van = partners->find("van");
+  const config::Partner* widgetco = partners->find("widgetco");
+  auto ic = edi::parse(test::read_file(test::source_path("samples/edi/x12-810-004010.edi"))).interchanges.at(0);
+  CHECK(partners->owner_for(*acme, ic) == acme);
+  CHECK(partners->owner_for(*van, ic) == acme);         // booked as acme's
+  CHECK(partners->owner_for(*widgetco, ic) == nullptr);  // not widgetco's to send
+  CHECK(widgetco->ids_text(edi::Standard::X12) == "ZZ:WIDGETCO");
+  CHECK(widgetco->ids_text(edi::Standard::Edifact) == "none");
+  ic.sender.qualifier = "01";  // the same id under another qualifier is another id
+  CHECK(partners->owner_for(*acme, ic) == nullptr);
+}
+
+TEST_CASE("profiles that would let one partner be taken for another do not load") {
+  SUBCASE("<sends-for> a partner that has no profile") {
+    Dir d;
+    d.write("van.xml", R"(<partner id="van"><sends-for partner="ghost"/></partner>)");
+    CHECK(test::contains(config::Partners::load(d.path).status().message(),
+                         "van.xml: <sends-for partner=\"ghost\"/> names no partner profile"));
+  }
+  SUBCASE("<sends-for> itself") {
+    Dir d;
+    d.write("van.xml", R"(<partner id="van"><sends-for partner="van"/></partner>)");
+    CHECK(test::contains(config::Partners::load(d.path).status().message(), "needs the id of another partner"));
+  }
+  SUBCASE("one AS4 party id in two profiles (an empty type matches any)") {
+    Dir d;
+    d.write("a.xml", R"(<partner id="a"><as4 party-id="P1" type="t"/></partner>)");
+    d.write("b.xml", R"(<partner id="b"><as4 party-id="P1"/></partner>)");
+    CHECK(test::contains(config::Partners::load(d.path).status().message(),
+                         "b.xml: AS4 party id 'P1' also belongs to partner 'a'"));
+    Dir ok;
+    ok.write("a.xml", R"(<partner id="a"><as4 party-id="P1" type="t"/></partner>)");
+    ok.write("b.xml", R"(<partner id="b"><as4 party-id="P1" type="u"/></partner>)");
+    CHECK(config::Partners::load(ok.path).is_ok());
+  }
+}
+
+TEST_CASE("a partner whose only identity is a header is named at load") {
+  Dir d;
+  d.write("loose.xml", R"(<partner id="loose"><as2 id="LOOSE"/><security require-signature="false"/></partner>)");
+  d.write("fenced.xml", R"(<partner id="fenced"><as2 id="FENCED"/><security require-signature="false"/>)"
+                        R"(<auth allow-ip="192.0.2.0/24"/></partner>)");
+  auto partners = config::Partners::load(d.path);
+  REQUIRE(partners.is_ok());
+  REQUIRE(partners->warnings().size() == 1);
+  CHECK(test::contains(partners->warnings()[0], "loose.xml: partner 'loose' requires no AS2 signature and has no "
+                                                "<auth>: anyone who sends its AS2-From header is taken for it"));
+}
+
+TEST_CASE("the gateway's own EDI ids: <edi>, or the demo's with a warning") {
+  Dir d;
+  d.write("gw.xml", R"(<edihub><identity cert="c" key="k"/><edi><x12 qualifier="01" id="123456789"/>)"
+                    R"(<edifact id="4012345000009"/></edi></edihub>)");
+  auto gw = config::Gateway::load(d.path + "/gw.xml");
+  REQUIRE_MESSAGE(gw.is_ok(), gw.status().message());
+  CHECK(gw->warnings.empty());
+  auto ic = edi::parse(test::read_file(test::source_path("samples/edi/x12-810-004010.edi"))).interchanges.at(0);
+  CHECK_FALSE(gw->edi_ids.ours(ic));  // addressed to ZZ:EDIHUB
+  ic.receiver = {"123456789", "01"};
+  CHECK(gw->edi_ids.ours(ic));
+  d.write("demo.xml", R"(<edihub><identity cert="c" key="k"/></edihub>)");
+  auto demo = config::Gateway::load(d.path + "/demo.xml");
+  REQUIRE(demo.is_ok());
+  REQUIRE(demo->warnings.size() == 1);
+  CHECK(test::contains(demo->warnings[0], "no <edi> ids: interchanges must be addressed to the demo ids ZZ:EDIHUB"));
+  d.write("empty.xml", R"(<edihub><identity cert="c" key="k"/><edi/></edihub>)");
+  CHECK(test::contains(config::Gateway::load(d.path + "/empty.xml").status().message(), "every interchange would be refused"));
+}

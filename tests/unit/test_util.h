@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "parsers/edi/parser.h"
 
@@ -28,6 +29,10 @@ inline std::string x12(const std::string& header = isa(), int body = 2,
   s += "SE*" + std::to_string(body + 2) + "*0001~" + sep + "GE*1*7~" + sep + "IEA*1*" + control +
        "~" + sep;
   return s;
+}
+
+inline bool contains(std::string_view haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string_view::npos;
 }
 
 inline std::string read_file(const std::string& path) {

@@ -179,3 +179,18 @@ TEST_CASE("a TA1 never echoes a delimiter from a broken ISA") {
   REQUIRE(back.interchanges.size() == 1);
   CHECK(back.ok());
 }
+
+TEST_CASE("TA1 refusing an interchange for who sent it (006) or whom it is for (009), in the gateway's own name") {
+  auto ic = parse_one(test::x12());
+  edi::EnvelopeError e;
+  e.code = edi::ErrorCode::SenderNotAuthorized;
+  ic.errors.push_back(e);
+  x12::AckEnvelope env = kEnv;
+  env.sender = edi::Party{"EDIHUB", "ZZ"};
+  env.recipient = edi::Party{"WIDGETCO", "ZZ"};
+  CHECK(x12::build_ta1(ic, x12::ta1_for(ic), env) ==
+        "ISA*00*          *00*          *ZZ*EDIHUB         *ZZ*WIDGETCO       *240103*0915*U*00401*000000017*0*P*>~\n"
+        "TA1*000000001*240102*1230*R*006~\nIEA*0*000000017~\n");
+  ic.errors[0].code = edi::ErrorCode::RecipientNotOurs;
+  CHECK(x12::ta1_for(ic).note_code == "009");
+}
