@@ -162,3 +162,43 @@ TEST_CASE("console hourly cache: past hours are counted once, the last two hours
   CHECK(total(console::HourlyCache().counts(now_store->console(), now_hour - 10, now_hour).value()) == 5);
   CHECK(cache.counts(now_store->console(), now_hour - 3, now_hour).value().size() == 1);  // a shorter window
 }
+
+TEST_CASE("console: a partner's credentials in a capture are never shown nor downloaded") {
+  Fixture f;
+  const std::string head =
+      "POST /as2 HTTP/1.1\r\nAS2-From: ACMESUPPLY\r\nAuthorization: Basic YWNtZTpzM2NyZXQ=\r\n\r\n";
+  int64_t capture = 0;
+  // As a store written before redaction would hold it.
+  REQUIRE(f.store
+              ->transact(
+                  [&](store::Transaction& tx) -> Status {
+                    Result<int64_t> id =
+                        tx.archive({"acme", "as2", "as2:<c@x>", crypto::RawDigest::of("x"), head, "body"});
+                    if (!id.is_ok()) return id.status();
+                    capture = id.value();
+                    store::MessageLog row;
+                    row.partner_id = "acme";
+                    row.protocol = "as2";
+                    row.transport = "http";
+                    row.transport_id = "<c@x>";
+                    row.message_id = "as2:<c@x>";
+                    row.outcome = Outcome::Processed;
+                    row.capture_id = capture;
+                    return tx.log({row});
+                  },
+                  1000)
+              .is_ok());
+  for (const char* role : {"viewer", "operator"}) {
+    const std::string cookie = f.log_in(std::string("u-") + role, role);
+    HttpAnswer page = f.request("GET", "/messages/1", "", cookie);
+    REQUIRE(page.status == 200);
+    CHECK(page.body.find("Transport headers") != std::string::npos);
+    CHECK(page.body.find("Authorization: Basic [redacted]") != std::string::npos);
+    CHECK(page.body.find("YWNtZTpzM2NyZXQ") == std::string::npos);
+  }
+  const std::string op = f.log_in("u-op2", "operator");
+  HttpAnswer file = f.request("GET", "/captures/" + std::to_string(capture), "", op);
+  REQUIRE(file.status == 200);
+  CHECK(file.body.rfind("EDIHUB-CAPTURE partner=acme\r\nPOST /as2", 0) == 0);
+  CHECK(file.body.find("YWNtZTpzM2NyZXQ") == std::string::npos);
+}

@@ -353,6 +353,19 @@ TEST_CASE("outbox: due rows are leased in flight, delivered, retried, answered, 
   REQUIRE(waiting->has_value());
   CHECK(waiting.value()->state == "sent");
   CHECK(waiting.value()->prepared == "bytes built once");
+  // Only an AS2 row of that partner that was posted can be what an MDN answers.
+  CHECK_FALSE(s->outbox_awaiting("acme", "<m2@edihub>")->has_value());  // in flight, never built: not posted
+  CHECK_FALSE(s->outbox_awaiting("other", "<m1@edihub>")->has_value());
+  REQUIRE(s->enqueue(item("<w1@edihub>", "webhook")).is_ok());
+  REQUIRE(s->enqueue(item("<h1@edihub>", "http")).is_ok());  // an MDN we send
+  auto more = s->due_outbox(10, 60000);
+  REQUIRE(more->size() == 2);
+  for (const auto& e : more.value()) {
+    REQUIRE(s->outbox_prepared(e.id, "", "built").is_ok());
+    REQUIRE(s->outbox_sent(e.id).is_ok());
+  }
+  CHECK_FALSE(s->outbox_awaiting("acme", "<w1@edihub>")->has_value());
+  CHECK_FALSE(s->outbox_awaiting("acme", "<h1@edihub>")->has_value());
   REQUIRE(s->outbox_answered(first, true, "the MDN", "").is_ok());
   CHECK(s->outbox_entry(first).value()->state == "delivered");
   CHECK(s->outbox_entry(first).value()->receipt == "the MDN");
