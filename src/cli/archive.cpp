@@ -21,11 +21,7 @@ int list(const Args& args, store::Store& store, std::ostream& out, std::ostream&
   store::CaptureFilter filter;
   if (!args.value("partner").empty()) filter.partner_id = args.value("partner");
   if (!args.value("message-id").empty()) filter.message_id = args.value("message-id");
-  if (!args.value("limit").empty()) filter.limit = std::atoi(args.value("limit").c_str());
-  if (filter.limit < 1) {
-    err << "edihub archive: --limit must be a number >= 1\n";
-    return kUsage;
-  }
+  filter.limit = static_cast<int>(*args.integer("limit", 100));  // checked: 1-100000
   auto found = store.list_captures(filter);
   if (!found.is_ok()) {
     err << "edihub archive: " << found.status().message() << "\n";
@@ -65,9 +61,8 @@ int export_captures(const Args& args, store::Store& store, std::ostream& out, st
   int code = kOk;
   for (size_t i = 1; i < args.positional.size(); ++i) {
     const std::string& id_text = args.positional[i];
-    char* end = nullptr;
-    const long long id = std::strtoll(id_text.c_str(), &end, 10);
-    if (end == id_text.c_str() || *end != '\0' || id < 1) {
+    const int64_t id = whole_number(id_text).value_or(0);
+    if (id < 1) {
       err << "edihub archive: '" << id_text << "' is not a capture id\n";
       return kUsage;
     }
@@ -109,7 +104,7 @@ const CommandSpec& archive_spec() {
       {db_option(),
        {"partner", "ID", "list: only this partner's captures"},
        {"message-id", "KEY", "list: only this transport key, e.g. as2:<id@host>"},
-       {"limit", "N", "list: at most N captures, default 100"},
+       integer_option("limit", "N", "list: at most N captures, 1 to 100000, default 100", 1, 100000),
        {"out", "DIR", "export: the directory to write the files to"},
        {"json", "", "list: one JSON object per capture"}}};
   return spec;

@@ -2,7 +2,72 @@
 
 #include <algorithm>
 
+#include "src/cli/duration.h"
+
 namespace edihub::cli {
+
+std::optional<int64_t> whole_number(const std::string& text) {
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  int64_t n = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
+namespace {
+
+// "1 to 36500", "0s to 100d": a range as the operator writes it.
+std::string range_text(const ValueRule& r) {
+  if (r.kind == ValueRule::Kind::Integer) return std::to_string(r.min) + " to " + std::to_string(r.max);
+  auto d = [](int64_t ms) {
+    if (ms == 0) return std::string("0s");
+    if (ms % 86400000 == 0) return std::to_string(ms / 86400000) + "d";
+    if (ms % 3600000 == 0) return std::to_string(ms / 3600000) + "h";
+    if (ms % 60000 == 0) return std::to_string(ms / 60000) + "m";
+    if (ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
+    return std::to_string(ms) + "ms";
+  };
+  return d(r.min) + " to " + d(r.max);
+}
+
+}  // namespace
+
+OptionSpec integer_option(std::string name, std::string value_name, std::string help, int64_t min, int64_t max,
+                          std::string forever) {
+  return {std::move(name), std::move(value_name), std::move(help),
+          ValueRule{ValueRule::Kind::Integer, min, max, std::move(forever)}};
+}
+
+OptionSpec duration_option(std::string name, std::string help, int64_t min_ms, int64_t max_ms) {
+  return {std::move(name), "DURATION", std::move(help), ValueRule{ValueRule::Kind::Duration, min_ms, max_ms, ""}};
+}
+
+std::optional<std::string> value_problem(const ValueRule& rule, const std::string& value) {
+  if (rule.kind == ValueRule::Kind::Text) return std::nullopt;
+  if (!rule.forever.empty() && value == rule.forever) return std::nullopt;
+  const std::optional<int64_t> n =
+      rule.kind == ValueRule::Kind::Integer ? whole_number(value) : parse_duration_ms(value);
+  if (n && *n >= rule.min && *n <= rule.max) return std::nullopt;
+  std::string expected = rule.kind == ValueRule::Kind::Integer
+                             ? "a whole number from " + range_text(rule)
+                             : "a duration (500ms, 90s, 15m, 36h, 7d) from " + range_text(rule);
+  if (!rule.forever.empty()) expected += ", or " + rule.forever;
+  return expected;
+}
+
+std::optional<int64_t> Args::integer(const std::string& name, std::optional<int64_t> fallback) const {
+  auto it = values.find(name);
+  if (it == values.end()) return fallback;
+  return whole_number(it->second);  // nullopt: the "forever" word (the only other value accepted)
+}
+
+std::optional<int64_t> Args::duration_ms(const std::string& name) const {
+  auto it = values.find(name);
+  if (it == values.end()) return std::nullopt;
+  return parse_duration_ms(it->second);
+}
 
 bool Args::flag(const std::string& name) const {
   return std::find(flags.begin(), flags.end(), name) != flags.end();
@@ -62,6 +127,10 @@ std::optional<Args> parse_args(const CommandSpec& spec, const std::vector<std::s
         return std::nullopt;
       }
       value = argv[++i];
+    }
+    if (std::optional<std::string> expected = value_problem(opt->rule, value)) {
+      *error = "--" + name + " must be " + *expected + ", not '" + value + "'";
+      return std::nullopt;
     }
     args.values[name] = value;
   }

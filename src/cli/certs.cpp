@@ -26,21 +26,14 @@ const CommandSpec& certs_spec() {
       0,
       {{"config", "FILE", "gateway config: our identities and the partners dir"},
        partners_option(),
-       {"warn-days", "N", "warn for certificates expiring within N days (default 30)"},
+       integer_option("warn-days", "DAYS", "warn for certificates expiring within DAYS days, 0 to 3650 (default 30)", 0,
+                      3650),
        {"json", "", "one JSON array"}}};
   return spec;
 }
 
 int run_certs(const Args& args, std::ostream& out, std::ostream& err) {
-  int warn_days = kCertificateWarnDays;
-  if (!args.value("warn-days").empty()) {
-    try {
-      warn_days = std::stoi(args.value("warn-days"));
-    } catch (const std::exception&) {
-      err << "edihub certs: --warn-days must be a number of days, not '" << args.value("warn-days") << "'\n";
-      return kUsage;
-    }
-  }
+  const int warn_days = static_cast<int>(*args.integer("warn-days", kCertificateWarnDays));  // checked: 0-3650
   auto certs = certificates_from(args, err, "certs");
   if (!certs) return kUsage;
   const std::time_t now = std::time(nullptr);

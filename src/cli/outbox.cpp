@@ -9,6 +9,9 @@
 #include "src/cli/duration.h"
 #include "src/cli/store_args.h"
 #include "src/common/partner_text.h"
+#include "src/server/gateway_outbox.h"
+
+#include <curl/curl.h>
 
 namespace edihub::cli {
 
@@ -42,10 +45,35 @@ void print(std::ostream& out, bool json, const store::OutboxEntry& e) {
   out << "\n";
 }
 
-int64_t parse_id(const std::string& text) {
-  char* end = nullptr;
-  const long long id = std::strtoll(text.c_str(), &end, 10);
-  return end == text.c_str() || *end != '\0' || id < 1 ? 0 : id;
+int64_t parse_id(const std::string& text) { return whole_number(text).value_or(0); }
+
+// `edihub outbox run`: what a server would deliver, once, from this process.
+int run_once(const Args& command_line, std::ostream& out, std::ostream& err) {
+  Result<config::Gateway> gw = load_gateway(command_line);
+  if (!gw.is_ok()) {
+    err << "edihub outbox: " << gw.status().message() << "\n";
+    return kUsage;
+  }
+  const Args args = with_config_defaults(command_line, gw.value());
+  gw->store_uri = args.value("db", kDefaultDb);
+  auto partners = load_partners_from(args, err, "outbox");
+  if (!partners) return kUsage;
+  partners->default_documents(gw->documents);
+  Result<as2::Settings> as2 = as2::Settings::from_config(gw.value(), partners.value());
+  if (!as2.is_ok()) {
+    err << "edihub outbox: " << as2.status().message() << "\n";
+    return kUsage;
+  }
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  server::GatewayOutbox outbox(gw.value(), partners.value(), as2.value());
+  Result<server::OutboxDelivery::Drained> d = outbox.delivery().drain();
+  if (!d.is_ok()) {
+    err << "edihub outbox: " << d.status().message() << "\n";
+    return kStoreUnavailable;
+  }
+  out << "outbox run: " << d->delivered << " delivered, " << d->sent << " sent (their MDNs come to a running edihub serve), "
+      << d->retrying << " to retry later, " << d->failed << " failed\n";
+  return d->retrying > 0 || d->failed > 0 ? kProblems : kOk;
 }
 
 }  // namespace
@@ -56,13 +84,18 @@ const CommandSpec& outbox_spec() {
       "Lists what the gateway has to send, and retries or cancels one row.\n"
       "`edihub outbox` lists rows newest first (state, channel, destination, attempts, next\n"
       "attempt, last error); `edihub outbox retry ID` makes a pending or failed row due now;\n"
-      "`edihub outbox cancel ID` makes it never sent. Each action is written to the message log.",
-      "[retry ID | cancel ID]",
+      "`edihub outbox cancel ID` makes it never sent. Each action is written to the message log.\n"
+      "`edihub outbox run` delivers every row that is due now, one attempt each, as a running\n"
+      "server would, and exits: exit 0 when all were delivered or sent, 1 when some are to be\n"
+      "retried or failed.",
+      "[retry ID | cancel ID | run]",
       0,
       {db_option(),
+       partners_option(),
+       {"config", "FILE", "run: the gateway config (identity, store, partners, outbox settings)"},
        {"partner", "ID", "only this partner's rows"},
        {"state", "STATE", "only rows in this state: pending, in-flight, sent, delivered, failed, cancelled"},
-       {"limit", "N", "at most N rows, default 100"},
+       integer_option("limit", "N", "at most N rows, 1 to 100000, default 100", 1, 100000),
        {"json", "", "one JSON object per row"}}};
   return spec;
 }
@@ -70,17 +103,18 @@ const CommandSpec& outbox_spec() {
 int run_outbox(const Args& args, std::ostream& out, std::ostream& err) {
   int exit_code = kOk;
   const std::string action = args.positional.empty() ? "list" : args.positional[0];
-  if (action != "list" && action != "retry" && action != "cancel") {
-    err << "edihub outbox: unknown action '" << action << "' (list, retry ID or cancel ID)\n";
+  if (action != "list" && action != "retry" && action != "cancel" && action != "run") {
+    err << "edihub outbox: unknown action '" << action << "' (list, retry ID, cancel ID or run)\n";
     return kUsage;
   }
+  if (action == "run") return run_once(args, out, err);
   auto store = open_store_from(args, err, "outbox", &exit_code);
   if (!store) return exit_code;
   if (action == "list") {
     store::OutboxFilter filter;
     if (!args.value("partner").empty()) filter.partner_id = args.value("partner");
     if (!args.value("state").empty()) filter.state = args.value("state");
-    if (!args.value("limit").empty()) filter.limit = std::atoi(args.value("limit").c_str());
+    filter.limit = static_cast<int>(*args.integer("limit", 100));  // checked: 1-100000
     auto rows = store->list_outbox(filter);
     if (!rows.is_ok()) {
       err << "edihub outbox: " << rows.status().message() << "\n";

@@ -21,6 +21,7 @@ namespace {
 constexpr int64_t kDay = 24LL * 3600 * 1000;
 constexpr int kDefaultRetentionDays = 30;
 constexpr int kMessageRetentionDays = 90;
+constexpr int64_t kMaxDays = 36500;  // a century: anything longer is "never"
 }  // namespace
 
 const CommandSpec& purge_spec() {
@@ -35,34 +36,39 @@ const CommandSpec& purge_spec() {
       0,
       {db_option(),
        partners_option(),
-       {"older-than", "DURATION", "override the retention of keys, e.g. 36h, 7d, 0s"},
+       {"config", "FILE", "gateway config: its store, partners and archive retention (what serve uses)"},
+       duration_option("older-than", "override every retention (keys, log rows, captures, outbox rows): 0s to 36500d",
+                       0, kMaxDays * kDay),
        {"partner", "ID", "only this partner's keys"},
-       {"batch", "N", "keys deleted per transaction, default 1000"},
-       {"archive-days", "N", "retention of archived requests (captures in the store), default 90"},
-       {"outbox-days", "N", "retention of delivered and cancelled outbox rows, default 30"},
+       integer_option("batch", "N", "keys deleted per transaction, 1 to 1000000, default 1000", 1, 1000000),
+       integer_option("archive-days", "DAYS",
+                      "retention of archived requests (captures in the store), 1 to 36500 or never; default the "
+                      "config's <archive retention-days>, else 90",
+                      1, kMaxDays, "never"),
+       integer_option("outbox-days", "DAYS",
+                      "retention of delivered and cancelled outbox rows, 1 to 36500 or never; default 30", 1, kMaxDays,
+                      "never"),
        {"archive", "DIR", "also expire capture files an older edihub wrote to DIR (*.as2)"},
        {"dry-run", "", "count what would go, delete nothing"},
        {"json", "", "print the counts as one JSON object"}}};
   return spec;
 }
 
-int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
-  std::optional<int64_t> older_than;
-  if (!args.value("older-than").empty()) {
-    older_than = parse_duration_ms(args.value("older-than"));
-    if (!older_than) {
-      err << "edihub purge: --older-than '" << args.value("older-than") << "' is not a duration like 36h, 7d, 0s\n";
-      return kUsage;
-    }
+int run_purge(const Args& command_line, std::ostream& out, std::ostream& err) {
+  // Every value was checked by the option parser (ranges, "never"): nothing
+  // here reads an operator's typo as a number.
+  Result<config::Gateway> gw = load_gateway(command_line);
+  if (!gw.is_ok()) {
+    err << "edihub purge: " << gw.status().message() << "\n";
+    return kUsage;
   }
-  int batch = 1000;
-  if (!args.value("batch").empty()) {
-    batch = std::atoi(args.value("batch").c_str());
-    if (batch < 1 || batch > 1000000) {
-      err << "edihub purge: --batch must be between 1 and 1000000\n";
-      return kUsage;
-    }
-  }
+  const Args args = with_config_defaults(command_line, gw.value());
+  const std::optional<int64_t> older_than = args.duration_ms("older-than");
+  const int batch = static_cast<int>(*args.integer("batch", 1000));  // at most 1000000
+  // nullopt: kept forever ("never").
+  const std::optional<int64_t> archive_days =
+      args.integer("archive-days", args.value("config").empty() ? 90 : gw->archive_retention_days);
+  const std::optional<int64_t> outbox_days = args.integer("outbox-days", 30);
   // Retention comes from the partner profiles; with --older-than they are optional.
   std::optional<config::Partners> partners = config::Partners::load(args.value("partners", kDefaultPartners)).is_ok()
                                                  ? load_partners_from(args, err, "purge")
@@ -164,24 +170,29 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     return kStoreUnavailable;
   }
   int64_t messages = messages_purged.value();
-  // Archived requests: captures in the store older than their retention.
-  const int archive_days = args.value("archive-days").empty() ? 90 : std::atoi(args.value("archive-days").c_str());
-  const int64_t capture_cutoff = now.value() - (older_than ? *older_than : archive_days * kDay);
-  Result<int64_t> archives_purged = drain([&] { return store->purge_captures(capture_cutoff, batch, dry_run); });
-  if (!archives_purged.is_ok()) {
-    err << "edihub purge: " << archives_purged.status().message() << "\n";
-    return kStoreUnavailable;
+  // Archived requests: captures in the store older than their retention
+  // ("never": none, whatever --older-than says).
+  int64_t archives = 0;
+  if (archive_days) {
+    const int64_t capture_cutoff = now.value() - (older_than ? *older_than : *archive_days * kDay);
+    Result<int64_t> archives_purged = drain([&] { return store->purge_captures(capture_cutoff, batch, dry_run); });
+    if (!archives_purged.is_ok()) {
+      err << "edihub purge: " << archives_purged.status().message() << "\n";
+      return kStoreUnavailable;
+    }
+    archives = archives_purged.value();
   }
-  int64_t archives = archives_purged.value();
   // Outbox rows that are done with: delivered or cancelled.
-  const int outbox_days = args.value("outbox-days").empty() ? 30 : std::atoi(args.value("outbox-days").c_str());
-  const int64_t outbox_cutoff = now.value() - (older_than ? *older_than : outbox_days * kDay);
-  Result<int64_t> outbox_rows_purged = drain([&] { return store->purge_outbox(outbox_cutoff, batch, dry_run); });
-  if (!outbox_rows_purged.is_ok()) {
-    err << "edihub purge: " << outbox_rows_purged.status().message() << "\n";
-    return kStoreUnavailable;
+  int64_t outbox_rows = 0;
+  if (outbox_days) {
+    const int64_t outbox_cutoff = now.value() - (older_than ? *older_than : *outbox_days * kDay);
+    Result<int64_t> outbox_rows_purged = drain([&] { return store->purge_outbox(outbox_cutoff, batch, dry_run); });
+    if (!outbox_rows_purged.is_ok()) {
+      err << "edihub purge: " << outbox_rows_purged.status().message() << "\n";
+      return kStoreUnavailable;
+    }
+    outbox_rows = outbox_rows_purged.value();
   }
-  int64_t outbox_rows = outbox_rows_purged.value();
   // Lease owners silent for a day that hold nothing (a row per process start).
   auto owners = store->purge_lease_owners(now.value() - kDay, dry_run);
   if (!owners.is_ok()) {
@@ -189,10 +200,10 @@ int run_purge(const Args& args, std::ostream& out, std::ostream& err) {
     return kStoreUnavailable;
   }
   // Capture files of an older edihub, when asked for.
-  if (const std::string dir = args.value("archive"); !dir.empty()) {
+  if (const std::string dir = args.value("archive"); !dir.empty() && archive_days) {
     std::error_code ec;
     const auto cutoff = std::filesystem::file_time_type::clock::now() -
-                        std::chrono::milliseconds(older_than ? *older_than : archive_days * kDay);
+                        std::chrono::milliseconds(older_than ? *older_than : *archive_days * kDay);
     for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
          !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
       if (!it->is_regular_file(ec) || it->path().extension() != ".as2") continue;

@@ -95,24 +95,27 @@ const CommandSpec& replay_spec() {
        partners_option(),
        {"partner", "ID", "only accept interchanges from this partner"},
        {"json", "", "one JSON object per interchange on stdout"},
-       {"lease", "DURATION", "claim lease, default 5m: a crashed run's keys are taken over after it"},
-       {"wait", "DURATION", "how long to wait for a key another worker is handling, default 10s"},
-       {"config", "FILE", "gateway config: our identity for captures, its <documents> default (default: the demo identity)"},
+       duration_option("lease", "claim lease, 1s to 7d, default 5m: a crashed run's keys are taken over after it",
+                       1000, 7 * 86400000LL),
+       duration_option("wait", "how long to wait for a key another worker is handling, 0s to 1h, default 10s", 0,
+                       3600000),
+       {"config", "FILE", "gateway config: our identity and EDI ids, its store and partners (unless --db, "
+                          "--partners), its <documents> default (default: the demo identity)"},
        {"mdn-out", "DIR", "write the MDN of each AS2 capture to DIR/<file name>.mdn"}}};
   return spec;
 }
 
-int run_replay(const Args& args, std::ostream& out, std::ostream& err) {
+int run_replay(const Args& command_line, std::ostream& out, std::ostream& err) {
   gate::GateOptions options;
-  for (const char* name : {"lease", "wait"}) {
-    if (args.value(name).empty()) continue;
-    auto ms = parse_duration_ms(args.value(name));
-    if (!ms) {
-      err << "edihub replay: --" << name << " '" << args.value(name) << "' is not a duration like 30s, 5m, 1h\n";
-      return kUsage;
-    }
-    (std::string(name) == "lease" ? options.lease_ms : options.inflight_wait_ms) = *ms;
+  // Checked by the option parser: durations within their range.
+  if (auto lease = command_line.duration_ms("lease")) options.lease_ms = *lease;
+  if (auto wait = command_line.duration_ms("wait")) options.inflight_wait_ms = *wait;
+  Result<config::Gateway> gw = load_gateway(command_line);
+  if (!gw.is_ok()) {
+    err << "edihub replay: " << gw.status().message() << "\n";
+    return kUsage;
   }
+  const Args args = with_config_defaults(command_line, gw.value());
   Result<std::vector<std::string>> files = list_files(args.positional);
   if (!files.is_ok()) {
     err << "edihub replay: " << files.status().message() << "\n";
@@ -120,11 +123,6 @@ int run_replay(const Args& args, std::ostream& out, std::ostream& err) {
   }
   auto partners = load_partners_from(args, err, "replay");
   if (!partners) return kUsage;
-  Result<config::Gateway> gw = load_gateway(args);
-  if (!gw.is_ok()) {
-    err << "edihub replay: " << gw.status().message() << "\n";
-    return kUsage;
-  }
   // Booked documents go where the server would send them.
   partners->default_documents(gw->documents);
   if (!args.value("partner").empty() && partners->find(args.value("partner")) == nullptr) {
@@ -144,6 +142,7 @@ int run_replay(const Args& args, std::ostream& out, std::ostream& err) {
     return kStoreUnavailable;
   }
   const bool json = args.flag("json");
+  const Result<int64_t> started_ms = store->now_ms();
   gate::Gate gate(options);
   receivers::DirectLog log(*store);
   receivers::Context context;
@@ -183,6 +182,26 @@ int run_replay(const Args& args, std::ostream& out, std::ostream& err) {
       print(out, json, {file, "", "", Outcome::Rejected, ran.message(), 0, std::nullopt});
       problems = true;
     }
+  }
+  // What this run queued (acknowledgments, document events) goes out only
+  // through an outbox worker: say so, and how.
+  if (started_ms.is_ok()) {
+    store::OutboxFilter pending;
+    pending.state = "pending";
+    pending.limit = 100000;
+    Result<std::vector<store::OutboxEntry>> rows = store->list_outbox(pending);
+    int64_t queued = 0;
+    if (rows.is_ok())
+      for (const auto& e : rows.value())
+        if (e.created_at_ms >= started_ms.value()) ++queued;
+    if (queued > 0)
+      err << "edihub replay: " << queued << " outbox row" << (queued == 1 ? " is" : "s are")
+          << " queued (acknowledgments to partners, documents to the back office): a running `edihub serve` on this "
+             "store delivers them, or `edihub outbox run"
+          << (command_line.value("config").empty() ? "" : " --config " + command_line.value("config"))
+          << (command_line.value("db").empty() ? "" : " --db " + command_line.value("db"))
+          << (command_line.value("partners").empty() ? "" : " --partners " + command_line.value("partners"))
+          << "` now\n";
   }
   if (store_trouble) return kStoreUnavailable;
   return problems ? kProblems : kOk;

@@ -14,7 +14,7 @@
 #include "src/gate/heartbeat.h"
 #include "src/server/delivery/as2_channel.h"
 #include "src/server/delivery/as4_channel.h"
-#include "src/server/outbox_delivery.h"
+#include "src/server/gateway_outbox.h"
 #include "src/server/server.h"
 
 namespace edihub::cli {
@@ -28,7 +28,8 @@ const CommandSpec& serve_spec() {
       "",
       0,
       {{"config", "FILE", "gateway configuration (see samples/edihub.xml)"},
-       {"port", "N", "override the listening port (0: any free port, printed on start)"}}};
+       integer_option("port", "N", "override the listening port, 0 to 65535 (0: any free port, printed on start)",
+                      0, 65535)}};
   return spec;
 }
 
@@ -42,7 +43,7 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
     }
     gw = loaded.value();
   }
-  if (!args.value("port").empty()) gw.port = std::atoi(args.value("port").c_str());
+  gw.port = static_cast<int>(*args.integer("port", gw.port));  // checked: 0-65535
 
   auto partners = config::Partners::load(gw.partners_dir);
   if (!partners.is_ok()) {
@@ -79,27 +80,8 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  server::DeliveryOptions delivery_options;
-  delivery_options.first_retry_ms = gw.outbox_first_retry_seconds * 1000LL;
-  delivery_options.max_attempts = gw.outbox_max_attempts;
-  delivery_options.timeout_seconds = gw.outbox_timeout_seconds;
-  delivery_options.workers = gw.outbox_workers;
-  delivery_options.json_log = gw.log_format == "json";
-  const server::delivery::ChannelOptions channel_options{delivery_options.timeout_seconds};
-  const server::delivery::As2Outbound as2_outbound{&as2_settings.value(), &partners.value(), gw.public_url,
-                                                   channel_options};
-  const server::delivery::As4Outbound as4_outbound{gw.as4_party_id, gw.as4_party_type, &partners.value(),
-                                                   channel_options};
-  server::OutboxDelivery delivery(
-      gw.store_uri, delivery_options,
-      {{"http", {{}, [&](const store::OutboxEntry& e) { return server::delivery::deliver_http(e, channel_options); }}},
-       {"webhook",
-        {{}, [&](const store::OutboxEntry& e) { return server::delivery::deliver_webhook(e, channel_options); }}},
-       {"dir", {{}, [](const store::OutboxEntry& e) { return server::delivery::deliver_dir(e); }}},
-       {"as2", {[&](const store::OutboxEntry& e) { return server::delivery::prepare_as2(e, as2_outbound); },
-                [&](const store::OutboxEntry& e) { return server::delivery::deliver_as2(e, as2_outbound); }}},
-       {"as4", {[&](const store::OutboxEntry& e) { return server::delivery::prepare_as4(e, as4_outbound); },
-                [&](const store::OutboxEntry& e) { return server::delivery::deliver_as4(e, as4_outbound); }}}});
+  server::GatewayOutbox outbox(gw, partners.value(), as2_settings.value());
+  server::OutboxDelivery& delivery = outbox.delivery();
 
   gate::GateOptions gate_options;
   gate_options.lease_ms = gw.lease_seconds * 1000LL;

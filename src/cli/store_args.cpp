@@ -36,6 +36,14 @@ std::optional<config::Partners> load_partners_from(const Args& args, std::ostrea
   return std::move(partners.value());
 }
 
+Args with_config_defaults(const Args& args, const config::Gateway& gw) {
+  Args out = args;
+  if (args.value("config").empty()) return out;
+  out.values.emplace("db", gw.store_uri);  // emplace: what the command line gave stays
+  out.values.emplace("partners", gw.partners_dir);
+  return out;
+}
+
 Result<config::Gateway> load_gateway(const Args& args) {
   if (args.value("config").empty()) return config::Gateway::defaults();
   return config::Gateway::load(args.value("config"));

@@ -31,6 +31,11 @@ std::optional<config::Partners> load_partners_from(const Args& args, std::ostrea
 // The gateway's configuration from --config, or the demo one.
 Result<config::Gateway> load_gateway(const Args& args);
 
+// `args` with --db and --partners taken from the gateway config `gw` where
+// the command line gives none (a command run with --config uses the
+// server's store and profiles, as `serve` does).
+Args with_config_defaults(const Args& args, const config::Gateway& gw);
+
 // The certificates in use (--config's identities, --partners or the config's
 // partners dir), for `certs` and `status`. On failure prints why and returns nullopt.
 std::optional<std::vector<receivers::CertificateInUse>> certificates_from(const Args& args, std::ostream& err,

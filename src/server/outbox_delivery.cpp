@@ -5,6 +5,7 @@
 #include <Poco/JSON/Object.h>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <chrono>
 
@@ -69,51 +70,66 @@ void OutboxDelivery::log(const store::OutboxEntry& e, const std::string& state, 
   }
 }
 
-void OutboxDelivery::record(store::Store& store, const store::OutboxEntry& e, const delivery::Attempt& a) {
+std::string OutboxDelivery::record(store::Store& store, const store::OutboxEntry& e, const delivery::Attempt& a) {
   using Kind = delivery::Attempt::Kind;
   const int64_t attempts = e.attempts + 1;
   const std::string id = std::to_string(e.id);
   Status s;
+  std::string state;
   if (a.kind == Kind::Delivered) {
     // If this write fails the row is sent again after its lease, with the
     // same identity: the receiver's duplicate detection answers it.
     s = store.outbox_delivered(e.id, a.receipt);
-    log(e, "delivered", "", attempts, 0);
+    state = "delivered";
+    log(e, state, "", attempts, 0);
   } else if (a.kind == Kind::Sent) {
     s = store.outbox_sent(e.id);
-    log(e, "sent", "", attempts, 0);
+    state = "sent";
+    log(e, state, "", attempts, 0);
   } else {
     const bool give_up = a.kind == Kind::Failed || attempts >= options_.max_attempts;
     const int64_t delay =
         std::min(options_.max_retry_ms, options_.first_retry_ms << std::min<int64_t>(attempts - 1, 20));
     Result<int64_t> now = store.now_ms();
     s = now.is_ok() ? store.outbox_retry(e.id, now.value() + delay, a.error, give_up) : now.status();
-    log(e, give_up ? "failed" : "retry", a.error, attempts, give_up ? 0 : delay);
+    state = give_up ? "failed" : "retry";
+    log(e, state, a.error, attempts, give_up ? 0 : delay);
   }
   if (!s.is_ok()) log_error("outbox item " + id + ": the attempt could not be recorded: " + s.message());
+  return state;
 }
 
-void OutboxDelivery::deliver(store::Store& store, store::OutboxEntry e) {
+std::string OutboxDelivery::deliver(store::Store& store, store::OutboxEntry e) {
   using Kind = delivery::Attempt::Kind;
   auto channel = channels_.find(e.item.channel);
-  if (channel == channels_.end()) {
-    record(store, e, {Kind::Failed, "", "no '" + e.item.channel + "' channel in this gateway"});
-    return;
-  }
+  if (channel == channels_.end())
+    return record(store, e, {Kind::Failed, "", "no '" + e.item.channel + "' channel in this gateway"});
   if (channel->second.prepare && e.prepared.empty()) {
     Result<delivery::Prepared> built = channel->second.prepare(e);
-    if (!built.is_ok()) {
-      record(store, e, {Kind::Failed, "", built.status().message()});
-      return;
-    }
-    if (Status kept = store.outbox_prepared(e.id, built->headers, built->body); !kept.is_ok()) {
-      record(store, e, {Kind::Retry, "", "the message built could not be kept: " + kept.message()});
-      return;
-    }
+    if (!built.is_ok()) return record(store, e, {Kind::Failed, "", built.status().message()});
+    if (Status kept = store.outbox_prepared(e.id, built->headers, built->body); !kept.is_ok())
+      return record(store, e, {Kind::Retry, "", "the message built could not be kept: " + kept.message()});
     e.prepared_headers = std::move(built->headers);
     e.prepared = std::move(built->body);
   }
-  record(store, e, channel->second.send(e));
+  return record(store, e, channel->second.send(e));
+}
+
+Result<OutboxDelivery::Drained> OutboxDelivery::drain() {
+  auto opened = store::open_store(store_uri_);
+  if (!opened.is_ok()) return opened.status();
+  store::Store& store = *opened.value();
+  Drained d;
+  std::set<int64_t> tried;  // one attempt per row and run: a partner that is down does not hold it for hours
+  while (true) {
+    auto due = store.due_outbox(1, (int64_t{options_.timeout_seconds} + 10) * 1000);
+    if (!due.is_ok()) return due.status();
+    // A row tried already in this run is due again after its backoff: left
+    // leased (due again for a server after the lease) and the run ends.
+    if (due->empty() || !tried.insert(due->front().id).second) return d;
+    const std::string state = deliver(store, std::move(due->front()));
+    (state == "delivered" ? d.delivered : state == "sent" ? d.sent : state == "retry" ? d.retrying : d.failed)++;
+  }
 }
 
 void OutboxDelivery::run() {

@@ -48,12 +48,22 @@ class OutboxDelivery {
   // Something was queued: deliver now rather than at the next poll.
   void wake();
 
+  // What drain() did with the rows that were due.
+  struct Drained {
+    int64_t delivered = 0, sent = 0, retrying = 0, failed = 0;
+  };
+  // In the calling thread, without start(): every row due now, one attempt
+  // each, until none is left that this run has not tried.
+  // Invalid: the store could not be opened or read.
+  Result<Drained> drain();
+
  private:
   void run();
-  // One leased row: prepared (once), sent, recorded.
-  void deliver(store::Store& store, store::OutboxEntry e);
-  // Records the attempt's result on the row.
-  void record(store::Store& store, const store::OutboxEntry& e, const delivery::Attempt& a);
+  // One leased row: prepared (once), sent, recorded; returns record()'s state.
+  std::string deliver(store::Store& store, store::OutboxEntry e);
+  // Records the attempt's result on the row; returns the state it left it in
+  // ("delivered", "sent", "retry", "failed").
+  std::string record(store::Store& store, const store::OutboxEntry& e, const delivery::Attempt& a);
   void log(const store::OutboxEntry& e, const std::string& state, const std::string& error, int64_t attempts,
            int64_t retry_ms);
 

@@ -34,7 +34,7 @@ node -e 'const l = JSON.parse(require("fs").readFileSync(process.argv[1])); cons
   "$WORK/soon.json" || fail "json: $(cat "$WORK/soon.json")"
 "$EDIHUB" certs --warn-days x >/dev/null 2>"$WORK/usage.err"
 check_eq "--warn-days x: exit" 2 $?
-check_eq "--warn-days x: message" "edihub certs: --warn-days must be a number of days, not 'x'" "$(cat "$WORK/usage.err")"
+check_eq "--warn-days x: message" "edihub certs: --warn-days must be a whole number from 0 to 3650, not 'x'" "$(cat "$WORK/usage.err")"
 
 "$EDIHUB" status --db "sqlite:$WORK/edihub.db" --partners "$WORK/partners" >"$WORK/status.out"
 grep -Eq '^warning: certificate soon signing /O=Soon Ltd/CN=SOONCO expires [0-9T:-]+Z \((9|10) days left\)' \

@@ -73,6 +73,26 @@ timeout 10 "$EDIHUB" serve --config "$WORK/loopy.xml" >/dev/null 2>"$WORK/err"
 check_eq "serve with a looping partners directory: exit" 2 $?
 grep -q "loop.xml" "$WORK/err" || fail "serve loop message: $(cat "$WORK/err")"
 
+# A replay queues acknowledgments that only an outbox worker sends: it says so, and
+# `edihub outbox run` delivers them from this process (no server running).
+mkdir -p "$WORK/ack-partners"
+cp -r "$REPO/partners/certs" "$WORK/ack-partners/"
+sed "s|</partner>|<acknowledgments via=\"dir\" dir=\"$WORK/acks\"/></partner>|" "$REPO/partners/acme.xml" >"$WORK/ack-partners/acme.xml"
+gateway_config "$WORK/acks.xml"
+sed -i -e "s|<partners dir=\"[^\"]*\"/>|<partners dir=\"$WORK/ack-partners\"/>|" -e "s|$WORK/edihub.db|$WORK/acks.db|" "$WORK/acks.xml"
+"$EDIHUB" replay --config "$WORK/acks.xml" samples/edi/x12-810-005010.edi >/dev/null 2>"$WORK/err"
+check_eq "replay with --config: the config's store" 1 "$(sql "$WORK/acks.db" "SELECT count(*) FROM invoices")"
+check_eq "replay says who delivers what it queued" \
+  "edihub replay: 1 outbox row is queued (acknowledgments to partners, documents to the back office): a running \`edihub serve\` on this store delivers them, or \`edihub outbox run --config $WORK/acks.xml\` now" \
+  "$(cat "$WORK/err")"
+check_eq "nothing delivered yet" 0 "$(ls "$WORK/acks" 2>/dev/null | wc -l)"
+"$EDIHUB" outbox run --config "$WORK/acks.xml" >"$WORK/run.out" 2>&1
+check_eq "outbox run: exit" 0 $?
+check_eq "outbox run: what it did" "outbox run: 1 delivered, 0 sent (their MDNs come to a running edihub serve), 0 to retry later, 0 failed" \
+  "$(grep '^outbox run' "$WORK/run.out")"
+grep -q '^ST\*999\*' "$WORK"/acks/*.999 || fail "the 999 in the directory: $(ls "$WORK/acks")"
+check_eq "the row delivered" delivered "$(sql "$WORK/acks.db" "SELECT state FROM outbox")"
+
 # status reports what is there.
 status=$("$EDIHUB" status --db "sqlite:$db" --json)
 grep -q '"partner":"acme","protocol":"x12","state":"completed"' <<<"$status" || fail "status: $status"

@@ -140,3 +140,34 @@ TEST_CASE("list_files: missing paths, symlink loops and unlistable directories a
     CHECK(list_files({d.path}).status().message() == d.path + ": cannot list directory: Permission denied");
   }
 }
+
+TEST_CASE("numbers and durations are read strictly, in their range, before any command runs") {
+  CommandSpec spec{"purge", "x", "", 0,
+                   {integer_option("archive-days", "DAYS", "", 1, 36500, "never"),
+                    duration_option("older-than", "", 0, 36500LL * 86400000)}};
+  std::string error;
+  for (const char* bad : {"ten", "-1", "0x10", "7.5", "0", "", " 7", "+7", "1000000000000", "99999999999999999999"}) {
+    CHECK_FALSE_MESSAGE(parse_args(spec, {"--archive-days", bad}, &error), bad);
+    CHECK(error == std::string("--archive-days must be a whole number from 1 to 36500, or never, not '") + bad + "'");
+  }
+  auto a = parse_args(spec, {"--archive-days=36500"}, &error);
+  REQUIRE(a);
+  CHECK(a->integer("archive-days", 90) == 36500);
+  a = parse_args(spec, {"--archive-days", "never"}, &error);
+  REQUIRE(a);
+  CHECK_FALSE(a->integer("archive-days", 90).has_value());  // kept forever
+  a = parse_args(spec, {}, &error);
+  REQUIRE(a);
+  CHECK(a->integer("archive-days", 90) == 90);
+  CHECK_FALSE(a->duration_ms("older-than").has_value());
+  for (const char* bad : {"", "7", "7 d", "-1d", "36501d", "1000000000d", "1w"}) {
+    CHECK_FALSE_MESSAGE(parse_args(spec, {"--older-than", bad}, &error), bad);
+    CHECK(error == std::string("--older-than must be a duration (500ms, 90s, 15m, 36h, 7d) from 0s to 36500d, not '") +
+                       bad + "'");
+  }
+  a = parse_args(spec, {"--older-than", "36h"}, &error);
+  REQUIRE(a);
+  CHECK(a->duration_ms("older-than") == 36 * 3600000LL);
+  CHECK(whole_number("007") == 7);
+  CHECK_FALSE(whole_number("7a").has_value());
+}

@@ -1,0 +1,31 @@
+// The outbox as the gateway runs it: the delivery options from the gateway
+// config and every channel (http for async MDNs, webhook, dir, as2, as4) on
+// the loaded profiles and identity. `edihub serve` runs it on its workers;
+// `edihub outbox run` drains it once, for a machine without a server.
+#pragma once
+
+#include <memory>
+
+#include "src/config/gateway.h"
+#include "src/config/partners.h"
+#include "src/receivers/as2/as2.h"
+#include "src/server/delivery/as2_channel.h"
+#include "src/server/delivery/as4_channel.h"
+#include "src/server/outbox_delivery.h"
+
+namespace edihub::server {
+
+class GatewayOutbox {
+ public:
+  // REQUIRES: gw, partners and as2 outlive the GatewayOutbox.
+  GatewayOutbox(const config::Gateway& gw, const config::Partners& partners, const as2::Settings& as2);
+  OutboxDelivery& delivery() { return *delivery_; }
+
+ private:
+  delivery::ChannelOptions channel_options_;
+  delivery::As2Outbound as2_;
+  delivery::As4Outbound as4_;
+  std::unique_ptr<OutboxDelivery> delivery_;
+};
+
+}  // namespace edihub::server
