@@ -10,6 +10,7 @@
 #include "src/cli/commands.h"
 #include "src/cli/duration.h"
 #include "src/cli/store_args.h"
+#include "src/common/files.h"
 #include "src/common/partner_text.h"
 #include "src/receivers/capture.h"
 
@@ -76,16 +77,14 @@ int export_captures(const Args& args, store::Store& store, std::ostream& out, st
       code = kProblems;
       continue;
     }
-    const std::string file = dir + "/capture-" + std::to_string(id) + "." + capture.value()->protocol;
-    std::ofstream f(file, std::ios::binary);
-    f << receivers::capture_file(*capture.value());
-    f.close();
-    if (!f) {
-      err << "edihub archive: cannot write " << file << "\n";
+    const std::string name = "capture-" + std::to_string(id) + "." + capture.value()->protocol;
+    // Never through a link at that name (common/files.h): in a shared directory, or as root, it could point anywhere.
+    if (Status written = write_file_whole(dir, name, receivers::capture_file(*capture.value())); !written.is_ok()) {
+      err << "edihub archive: " << written.message() << "\n";
       code = kProblems;
       continue;
     }
-    out << file << "\n";
+    out << dir + "/" + name << "\n";
   }
   return code;
 }

@@ -13,6 +13,7 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/duration.h"
+#include "src/common/files.h"
 #include "src/cli/file_list.h"
 #include "src/cli/store_args.h"
 #include "src/common/partner_text.h"
@@ -167,10 +168,11 @@ int run_replay(const Args& command_line, std::ostream& out, std::ostream& err) {
       if (l.answer && !mdn_out.empty()) {
         std::error_code ec;
         std::filesystem::create_directories(mdn_out, ec);
-        std::ofstream mdn(mdn_out + "/" + std::filesystem::path(file).filename().string() + ".mdn", std::ios::binary);
-        mdn << "HTTP " << l.answer->status << "\r\n" << receivers::join_headers(l.answer->headers) << "\r\n"
-            << l.answer->body;
-        if (!mdn) err << "edihub replay: cannot write the MDN of " << file << " to " << mdn_out << "\n";
+        const std::string answer = "HTTP " + std::to_string(l.answer->status) + "\r\n" +
+                                   receivers::join_headers(l.answer->headers) + "\r\n" + l.answer->body;
+        Status written =
+            write_file_whole(mdn_out, std::filesystem::path(file).filename().string() + ".mdn", answer);
+        if (!written.is_ok()) err << "edihub replay: the MDN of " << file << ": " << written.message() << "\n";
       }
     });
     if (!ran.is_ok()) {

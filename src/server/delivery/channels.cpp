@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "src/common/files.h"
 #include "src/server/delivery/http_client.h"
 
 namespace edihub::server::delivery {
@@ -50,31 +51,12 @@ Attempt deliver_dir(const store::OutboxEntry& e) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return retry(dir.string() + ": " + ec.message());
-  const std::filesystem::path final_path = dir / drop_name(e);
-  const std::filesystem::path temp = dir / (".tmp-" + std::to_string(e.id) + "-" + drop_name(e));
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
-  if (fd < 0) return retry(temp.string() + ": " + std::strerror(errno));
-  size_t written = 0;
-  while (written < e.item.body.size()) {
-    ssize_t n = ::write(fd, e.item.body.data() + written, e.item.body.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const std::string why = temp.string() + ": " + std::strerror(errno);
-      ::close(fd);
-      ::unlink(temp.c_str());
-      return retry(why);
-    }
-    written += static_cast<size_t>(n);
-  }
-  // Whole on disk before it has its name: a gateway picking files up never sees half of one.
-  const bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  if (!synced || ::rename(temp.c_str(), final_path.c_str()) != 0) {
-    const std::string why = final_path.string() + ": " + std::strerror(errno);
-    ::unlink(temp.c_str());
-    return retry(why);
-  }
-  return Attempt{Attempt::Kind::Delivered, "", ""};
+  // Whole on disk before it has its name, never through a link (common/files.h).
+  Status written = write_file_whole(dir.string(), drop_name(e), e.item.body);
+  if (written.is_ok()) return Attempt{Attempt::Kind::Delivered, "", ""};
+  // A link or a directory where the file goes: for the operator, not retried blindly.
+  if (written.kind() == Status::Kind::Invalid) return Attempt{Attempt::Kind::Failed, "", written.message()};
+  return retry(written.message());
 }
 
 }  // namespace edihub::server::delivery
