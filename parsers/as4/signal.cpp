@@ -65,7 +65,7 @@ const Signal::Problem* Signal::failure() const {
 
 std::string parse_signal(std::string_view bytes, Signal* out, const Limits& limits) {
   pugi::xml_document doc;
-  if (std::string why = xml::load(bytes, {limits.max_bytes, limits.max_depth, limits.max_elements}, &doc);
+  if (std::string why = xml::load(bytes, limits.xml, &doc);
       !why.empty())
     return "the answer is " + why;
   pugi::xml_node envelope = doc.document_element();

@@ -39,7 +39,7 @@ Error ebms_error(std::string_view code, std::string detail) {
 
 Error parse_user_message(std::string_view bytes, UserMessage* out, const Limits& limits) {
   pugi::xml_document doc;
-  if (std::string why = xml::load(bytes, {limits.max_bytes, limits.max_depth, limits.max_elements}, &doc); !why.empty())
+  if (std::string why = xml::load(bytes, limits.xml, &doc); !why.empty())
     return ebms_error("EBMS:0009", "the SOAP envelope is " + why);
 
   pugi::xml_node envelope = doc.document_element();

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "parsers/as4/xml.h"
+
 namespace edihub::as4 {
 
 inline constexpr std::string_view kSoap12Ns = "http://www.w3.org/2003/05/soap-envelope";
@@ -57,9 +59,7 @@ struct Error {
 Error ebms_error(std::string_view code, std::string detail);  // fills the short description
 
 struct Limits {
-  size_t max_bytes = 1 << 20;  // the SOAP envelope (payloads travel as attachments)
-  size_t max_depth = 32;
-  size_t max_elements = 5000;
+  xml::Bounds xml;  // the SOAP envelope's (payloads travel as attachments): 1 MiB, depth 32, 5000 elements ...
   size_t max_parts = 100;
 };
 

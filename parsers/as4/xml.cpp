@@ -1,6 +1,7 @@
 #include "parsers/as4/xml.h"
 
 #include <cctype>
+#include <cstring>
 #include <functional>
 
 namespace edihub::as4::xml {
@@ -75,23 +76,51 @@ std::string load(std::string_view bytes, const Bounds& bounds, pugi::xml_documen
       doc->load_buffer(bytes.data(), bytes.size(), pugi::parse_default & ~pugi::parse_doctype, pugi::encoding_utf8);
   if (!parsed)
     return std::string("not well-formed XML: ") + parsed.description() + " at byte " + std::to_string(parsed.offset);
-  // Bound depth and element count before anything reads it.
-  size_t elements = 0;
-  bool too_deep = false;
+  // Every dimension bounded before anything reads it (namespace look-ups
+  // scan attributes up the ancestors: unbounded, they cost seconds). One
+  // pass, stopped at the first bound crossed.
+  size_t elements = 0, attributes = 0, declarations = 0;
+  std::string problem;
   std::function<void(const pugi::xml_node&, size_t)> walk = [&](const pugi::xml_node& n, size_t depth) {
-    if (depth > bounds.max_depth) too_deep = true;
+    if (depth > bounds.max_depth) {
+      problem = "nested deeper than " + std::to_string(bounds.max_depth) + " elements";
+      return;
+    }
     for (pugi::xml_node c : n.children()) {
-      if (too_deep || elements > bounds.max_elements) return;
-      if (c.type() == pugi::node_element) {
-        ++elements;
-        walk(c, depth + 1);
+      if (!problem.empty()) return;
+      if (c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata) {
+        if (std::strlen(c.value()) > bounds.max_text_bytes)
+          problem = "holding a text longer than " + std::to_string(bounds.max_text_bytes) + " bytes";
+        continue;
       }
+      if (c.type() != pugi::node_element) continue;
+      if (++elements > bounds.max_elements) {
+        problem = "more than " + std::to_string(bounds.max_elements) + " XML elements";
+        return;
+      }
+      if (std::strlen(c.name()) > bounds.max_name_bytes)
+        problem = "holding a name longer than " + std::to_string(bounds.max_name_bytes) + " bytes";
+      size_t here = 0;
+      for (pugi::xml_attribute a : c.attributes()) {
+        const std::string_view name = a.name();
+        if (++here > bounds.max_attributes_per_element)
+          problem = "an element with more than " + std::to_string(bounds.max_attributes_per_element) + " attributes";
+        else if (++attributes > bounds.max_attributes)
+          problem = "more than " + std::to_string(bounds.max_attributes) + " attributes";
+        else if ((name == "xmlns" || name.substr(0, 6) == "xmlns:") && ++declarations > bounds.max_namespace_declarations)
+          problem = "more than " + std::to_string(bounds.max_namespace_declarations) + " namespace declarations";
+        else if (name.size() > bounds.max_name_bytes)
+          problem = "holding a name longer than " + std::to_string(bounds.max_name_bytes) + " bytes";
+        else if (std::strlen(a.value()) > bounds.max_attribute_bytes)
+          problem = "holding an attribute value longer than " + std::to_string(bounds.max_attribute_bytes) + " bytes";
+        if (!problem.empty()) return;
+      }
+      if (!problem.empty()) return;
+      walk(c, depth + 1);
     }
   };
   walk(*doc, 0);
-  if (too_deep) return "nested deeper than " + std::to_string(bounds.max_depth) + " elements";
-  if (elements > bounds.max_elements) return "more than " + std::to_string(bounds.max_elements) + " XML elements";
-  return {};
+  return problem;
 }
 
 std::string print(const pugi::xml_node& n) {

@@ -20,12 +20,24 @@ std::string text(const pugi::xml_node& n);
 // The attribute `name` regardless of its prefix (AS4 senders vary).
 std::string attribute(const pugi::xml_node& n, std::string_view name);
 
+// Every dimension of a document a partner controls. Real AS4 envelopes
+// (phase4, Domibus, the JDK's WSS4J) stay far inside these; a hostile one
+// at every cap costs milliseconds (tools/bench-worst-case), never seconds.
 struct Bounds {
-  size_t max_bytes, max_depth, max_elements;
+  size_t max_bytes = 1 << 20;
+  size_t max_depth = 32;
+  size_t max_elements = 5000;
+  size_t max_attributes_per_element = 64;  // namespace declarations included
+  size_t max_attributes = 20000;           // in the whole document
+  size_t max_namespace_declarations = 1000;  // xmlns and xmlns:p, in the whole document
+  size_t max_name_bytes = 256;             // an element's or attribute's qualified name
+  size_t max_attribute_bytes = 16384;      // one attribute value
+  size_t max_text_bytes = 512 * 1024;      // one text node (a base64 token, a Body's text)
 };
 // Parses `bytes` into `doc`: no DOCTYPE or entity declarations, no more than
 // the bounds. Returns empty, or what is wrong, to follow "the ... is ":
-// "not well-formed XML: ...", "larger than N bytes".
+// "not well-formed XML: ...", "larger than N bytes", "an element with more
+// than 64 attributes".
 std::string load(std::string_view bytes, const Bounds& bounds, pugi::xml_document* doc);
 
 // The node printed without indentation or declaration.

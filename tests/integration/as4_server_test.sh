@@ -90,4 +90,16 @@ expect_error broken-wss-unknown-key.as4 EBMS:0102 "encrypted for a certificate t
 expect_error broken-wss-rsa-sha1.as4 EBMS:0103 "signature algorithm 'http://www.w3.org/2000/09/xmldsig#rsa-sha1'"
 expect_error broken-wss-unsigned-attachment.as4 EBMS:0103 "the signature does not cover the attachment"
 check_eq "nothing booked by the broken ones" 0 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number LIKE 'INV-broken-wss%'")"
+# An envelope a partner built to cost CPU (90,000 attributes on eb:Messaging,
+# under the 1 MiB cap) is refused at once, nothing stored (tools/bench-worst-case
+# measures every such shape).
+keys_before=$(sql "$db" "SELECT count(*) FROM idempotency_keys")
+node -e 'let a = ""; for (let i = 0; i < 90000; ++i) a += ` a${i}="v"`;
+  process.stdout.write(`Content-Type: application/soap+xml\r\n\r\n<S12:Envelope xmlns:S12="http://www.w3.org/2003/05/soap-envelope" xmlns:eb="http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/"><S12:Header><eb:Messaging${a}/></S12:Header><S12:Body/></S12:Envelope>`)' >"$WORK/attrs.as4"
+start_ns=$(date +%s%N)
+check_eq "90,000 attributes: refused" 500 "$(post "$WORK/attrs.as4" "$WORK/rattrs")"
+grep -q 'errorCode="EBMS:0009"' "$WORK/rattrs" || fail "90,000 attributes: $(head -c 400 "$WORK/rattrs")"
+grep -q 'the SOAP envelope is an element with more than 64 attributes' "$WORK/rattrs" || fail "why: $(grep -o '<eb:Description[^<]*' "$WORK/rattrs")"
+echo "90,000 attributes answered in $((($(date +%s%N) - start_ns) / 1000000)) ms (was 11 s of CPU before the bound)"
+check_eq "90,000 attributes: no key" "$keys_before" "$(sql "$db" "SELECT count(*) FROM idempotency_keys")"
 finish

@@ -199,3 +199,45 @@ TEST_CASE("a partner's answer: phase4's Receipt and Error signals, our own, and 
   CHECK(as4::parse_signal("<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY e \"e\">]><x/>", &none) ==
         "the answer is a document with a DTD or entity declarations (not accepted)");
 }
+
+TEST_CASE("every dimension of the envelope a partner controls is bounded, each refusal named") {
+  const std::string head =
+      "<S:Envelope xmlns:S=\"http://www.w3.org/2003/05/soap-envelope\" "
+      "xmlns:eb=\"http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/\"><S:Header>";
+  auto with_body = [&](const std::string& body) { return head + "</S:Header><S:Body>" + body + "</S:Body></S:Envelope>"; };
+  auto attrs = [](int n, size_t width = 1) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += " a" + std::to_string(i) + "=\"" + std::string(width, 'v') + "\"";
+    return s;
+  };
+  auto detail = [](const std::string& xml) {
+    as4::UserMessage m;
+    return as4::parse_user_message(xml, &m).detail;
+  };
+  // At each bound: refused only for the missing eb:Messaging, so every bound held.
+  const std::string fine = "no eb:Messaging header";
+  CHECK(detail(with_body("<x" + attrs(62) + "/>")) == fine);  // 64 on Envelope ... 62 here
+  CHECK(detail(with_body("<x" + attrs(65) + "/>")) == "the SOAP envelope is an element with more than 64 attributes");
+  std::string many;
+  for (int i = 0; i < 313; ++i) many += "<x" + attrs(64) + "/>";
+  CHECK(detail(with_body(many)) == "the SOAP envelope is more than 20000 attributes");
+  std::string decls;
+  for (int e = 0; e < 17; ++e) {
+    decls += "<x";
+    for (int i = 0; i < 60; ++i) decls += " xmlns:p" + std::to_string(i) + "=\"urn:" + std::to_string(i) + "\"";
+    decls += "/>";
+  }
+  CHECK(detail(with_body(decls)) == "the SOAP envelope is more than 1000 namespace declarations");
+  CHECK(detail(with_body("<x" + attrs(1, 16384) + "/>")) == fine);
+  CHECK(detail(with_body("<x" + attrs(1, 16385) + "/>")) ==
+        "the SOAP envelope is holding an attribute value longer than 16384 bytes");
+  CHECK(detail(with_body("<t>" + std::string(512 * 1024, 'x') + "</t>")) == fine);
+  CHECK(detail(with_body("<t>" + std::string(512 * 1024 + 1, 'x') + "</t>")) ==
+        "the SOAP envelope is holding a text longer than 524288 bytes");
+  CHECK(detail(with_body("<" + std::string(257, 'n') + "/>")) == "the SOAP envelope is holding a name longer than 256 bytes");
+  CHECK(detail(with_body("<x " + std::string(257, 'n') + "=\"1\"/>")) ==
+        "the SOAP envelope is holding a name longer than 256 bytes");
+  std::string elements;
+  for (int i = 0; i < 5001; ++i) elements += "<x/>";
+  CHECK(detail(with_body(elements)) == "the SOAP envelope is more than 5000 XML elements");
+}
