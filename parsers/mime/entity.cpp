@@ -132,6 +132,9 @@ Error parse_entity(std::string_view bytes, Entity* out, const Limits& limits) {
         return error(Error::Code::HeaderTooLong, pos,
                      "MIME header '" + std::string(name) + "' is longer than " +
                          std::to_string(limits.max_header_bytes) + " bytes");
+      for (std::string_view decides : {"Content-Type", "Content-Transfer-Encoding", "Content-ID", "Content-Disposition"})
+        if (iequals(name, decides) && e.find(decides) != nullptr)
+          return error(Error::Code::Ambiguous, pos, "MIME header '" + std::string(decides) + "' given twice");
       e.headers.push_back({name, std::string(trim(line.text.substr(colon + 1)))});
     }
     pos = line.next;
@@ -195,7 +198,11 @@ Error parse_content_type(std::string_view value, ContentType* out) {
     } else {
       param_value = std::string(token());
     }
-    ct.params.emplace_back(lowered(name), std::move(param_value));
+    std::string lower_name = lowered(name);
+    for (const auto& [seen, unused] : ct.params)
+      if (seen == lower_name)
+        return error(Error::Code::Ambiguous, i, "Content-Type parameter '" + lower_name + "' given twice");
+    ct.params.emplace_back(std::move(lower_name), std::move(param_value));
   }
   *out = std::move(ct);
   return {};

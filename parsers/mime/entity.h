@@ -27,7 +27,10 @@ struct Header {
 
 struct Error {
   enum class Code { None, NoHeaderEnd, HeaderTooLong, TooManyHeaders, BadHeader, NoBoundary,
-                    NoClosingBoundary, TooManyParts, BadContentType };
+                    NoClosingBoundary, TooManyParts, BadContentType,
+                    // A header that decides how the entity is read, or a
+                    // Content-Type parameter, given twice: two readings.
+                    Ambiguous };
   Code code = Code::None;
   size_t offset = 0;
   std::string message;
@@ -64,9 +67,14 @@ std::string_view trim(std::string_view s);
 // Parses `bytes` as one entity: header lines (CRLF, or bare LF as some
 // senders write), a blank line, the body. An entity without headers (starting
 // with a blank line) is valid.
+// The headers that decide how an entity is read (Content-Type,
+// Content-Transfer-Encoding, Content-ID, Content-Disposition) may occur once:
+// a second one is Ambiguous, as a reader taking the first and one taking the
+// last would read two messages.
 Error parse_entity(std::string_view bytes, Entity* out, const Limits& limits = {});
 
-// Parses a Content-Type value: `type/subtype; name=value; name="quoted"`.
+// Parses a Content-Type value: `type/subtype; name=value; name="quoted"`. A
+// parameter given twice (two boundaries, two starts) is Ambiguous.
 Error parse_content_type(std::string_view value, ContentType* out);
 
 // Splits a multipart body at `boundary` (RFC 2046 5.1.1): the parts between

@@ -130,6 +130,24 @@ sed -n 2p "$first" | grep -q '^POST /as2 HTTP/1.1' || fail "exported capture's r
 out=$("$EDIHUB" replay --db "sqlite:$db" --partners "$REPO/partners" --json "$first")
 grep -q '"outcome":"duplicate"' <<<"$out" || fail "replayed archive: $out"
 
+# One reading of every message: a signed message whose Content-Type gives its
+# boundary twice, and one whose signed part repeats its Content-Type, are refused
+# (not read by their first value), nothing stored.
+x12_amb() { sed -e "s/000000201/$1/g" -e "s/INV-88301/$2/" "$REPO/samples/edi/x12-810-004010.edi" >"$WORK/$3.edi"; }
+x12_amb 000000731 INV-AMB1 amb1
+make_message "$WORK/amb1.edi" amb1 sign nosign
+sed -i '0,/^Content-Type: multipart\/signed;/s/^\(Content-Type: multipart\/signed;.*\)boundary="\([^"]*\)"/\1boundary="\2"; boundary="other"/' "$WORK/amb1.eml"
+grep -q 'boundary="other"' "$WORK/amb1.eml" || fail "amb1: no second boundary: $(grep -m1 Content-Type "$WORK/amb1.eml")"
+post amb1 "<amb1@acme.example>" "$WORK/ramb1"
+grep -aq "processed/error: unexpected-processing-error" "$WORK/ramb1" || fail "amb1: $(head -c 600 "$WORK/ramb1")"
+grep -aq "Content-Type parameter 'boundary' given twice" "$WORK/ramb1" || fail "amb1 text: $(grep -a 'could not' "$WORK/ramb1")"
+x12_amb 000000732 INV-AMB2 amb2
+{ printf 'Content-Type: application/edi-x12\r\nContent-Type: text/plain\r\n\r\n'; cat "$WORK/amb2.edi"; } >"$WORK/amb2.entity"
+openssl cms -sign -binary -md sha256 -signer "$C/acme.crt" -inkey "$C/acme.key" -in "$WORK/amb2.entity" -out "$WORK/amb2.eml"
+post amb2 "<amb2@acme.example>" "$WORK/ramb2"
+grep -aq "MIME header 'Content-Type' given twice" "$WORK/ramb2" || fail "amb2: $(grep -a 'could not\|Disposition' "$WORK/ramb2")"
+check_eq "ambiguous messages: nothing booked" 0 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number IN ('INV-AMB1', 'INV-AMB2')")"
+
 kill -TERM $server
 wait $server
 check_eq "graceful stop" 0 $?

@@ -102,4 +102,26 @@ grep -q 'errorCode="EBMS:0009"' "$WORK/rattrs" || fail "90,000 attributes: $(hea
 grep -q 'the SOAP envelope is an element with more than 64 attributes' "$WORK/rattrs" || fail "why: $(grep -o '<eb:Description[^<]*' "$WORK/rattrs")"
 echo "90,000 attributes answered in $((($(date +%s%N) - start_ns) / 1000000)) ms (was 11 s of CPU before the bound)"
 check_eq "90,000 attributes: no key" "$keys_before" "$(sql "$db" "SELECT count(*) FROM idempotency_keys")"
+# One reading of every message: a MIME structure that two readers could read
+# differently is refused before anything is booked or receipted.
+shipments=$(sql "$db" "SELECT count(*) FROM shipment_notices")
+ambiguous() {  # ambiguous NAME SED-EXPRESSION DESCRIPTION: swa-856 changed, refused with EBMS:0009
+  sed -e "$2" -e "s/as4-sample-856-802@acme.example/ambiguous-$1@acme.example/g" "$REPO/samples/as4/swa-856.as4" >"$WORK/$1.as4"
+  check_eq "$1: refused" 500 "$(post "$WORK/$1.as4" "$WORK/r-$1")"
+  grep -q 'errorCode="EBMS:0009"' "$WORK/r-$1" || fail "$1: $(head -c 400 "$WORK/r-$1")"
+  grep -q "$3" "$WORK/r-$1" || fail "$1 description: $(grep -o '<eb:Description[^<]*' "$WORK/r-$1")"
+  check_eq "$1: nothing kept" "0 0" "$(sql "$db" "SELECT (SELECT count(*) FROM idempotency_keys WHERE message_id = 'as4:ambiguous-$1@acme.example'), (SELECT count(*) FROM captures WHERE message_id = 'as4:ambiguous-$1@acme.example')" | tr '|' ' ')"
+}
+ambiguous two-boundaries '1s/boundary="MIMEBoundary_edihub_sample"/boundary="MIMEBoundary_edihub_sample"; boundary="other"/' \
+  "Content-Type parameter &apos;boundary&apos; given twice\|Content-Type parameter 'boundary' given twice"
+ambiguous payload-cid-twice 's/^Content-ID: <payload-1@acme.example>/Content-ID: <soap@acme.example>/' "repeats Content-ID &lt;soap@acme.example&gt;"
+ambiguous two-content-ids 's/^Content-ID: <payload-1@acme.example>/Content-ID: <payload-1@acme.example>\r\nContent-ID: <payload-2@acme.example>/' \
+  "MIME header &apos;Content-ID&apos; given twice\|MIME header 'Content-ID' given twice"
+# A forged part placed before the genuine one under the same Content-ID.
+{ head -1 "$REPO/samples/as4/swa-856.as4"; printf '\r\n--MIMEBoundary_edihub_sample\r\nContent-Type: application/edi-x12\r\nContent-ID: <payload-1@acme.example>\r\n\r\nforged\r\n'
+  tail -c +$(($(head -1 "$REPO/samples/as4/swa-856.as4" | wc -c) + 3)) "$REPO/samples/as4/swa-856.as4" | sed 's/as4-sample-856-802@acme.example/ambiguous-forged@acme.example/g'; } >"$WORK/forged-part.as4"
+check_eq "a forged part before the genuine one: refused" 500 "$(post "$WORK/forged-part.as4" "$WORK/r-forged")"
+grep -q 'repeats Content-ID &lt;payload-1@acme.example&gt;' "$WORK/r-forged" || fail "forged part: $(grep -o '<eb:Description[^<]*' "$WORK/r-forged")"
+check_eq "nothing booked by any of them" "$shipments" "$(sql "$db" "SELECT count(*) FROM shipment_notices")"
+
 finish

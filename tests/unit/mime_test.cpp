@@ -147,3 +147,19 @@ TEST_CASE("base64 transfer decoding: line breaks skipped, anything else outside 
   Error err = decode_body(e, &out);
   CHECK(err.message == "Content-Transfer-Encoding 'quoted-printable' is not supported (binary or base64)");
 }
+
+TEST_CASE("one reading only: a deciding header or a Content-Type parameter given twice is refused") {
+  Entity e;
+  Error err = parse_entity("Content-Type: text/plain\r\nContent-Type: application/edi-x12\r\n\r\nbody", &e);
+  CHECK(err.code == Error::Code::Ambiguous);
+  CHECK(err.message == "MIME header 'Content-Type' given twice");
+  CHECK(parse_entity("content-transfer-encoding: base64\r\nContent-Transfer-Encoding: binary\r\n\r\nx", &e).code ==
+        Error::Code::Ambiguous);
+  CHECK(parse_entity("Content-ID: <a>\r\nContent-ID: <b>\r\n\r\nx", &e).code == Error::Code::Ambiguous);
+  CHECK_FALSE(parse_entity("X-Note: a\r\nX-Note: b\r\n\r\nx", &e));  // headers that decide nothing may repeat
+  ContentType ct;
+  err = parse_content_type("multipart/signed; boundary=a; micalg=sha-256; BOUNDARY=\"b\"", &ct);
+  CHECK(err.code == Error::Code::Ambiguous);
+  CHECK(err.message == "Content-Type parameter 'boundary' given twice");
+  CHECK_FALSE(parse_content_type("multipart/signed; boundary=a; micalg=sha-256", &ct));
+}

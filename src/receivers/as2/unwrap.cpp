@@ -67,7 +67,11 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
     } else if (mime::Error err = mime::parse_entity(current, &e)) {
       return unexpected(err.message);
     }
-    const mime::ContentType ct = e.content_type();
+    // A Content-Type that cannot be read one way only (a parameter given
+    // twice) is refused, never read as text/plain or by its first parameter.
+    mime::ContentType ct = e.content_type();
+    if (const mime::Header* declared = e.find("Content-Type"))
+      if (mime::Error err = mime::parse_content_type(declared->value, &ct)) return unexpected(err.message);
 
     if (ct.is("multipart/signed")) {
       std::vector<std::string_view> parts;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <set>
 
 #include "parsers/mime/entity.h"
 #include "parsers/mime/transfer.h"
@@ -114,8 +115,9 @@ Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
   const receivers::HttpRequest& r = m.request;
   const std::string content_type = r.header("Content-Type");
   mime::ContentType ct;
-  if (content_type.empty() || mime::parse_content_type(content_type, &ct))
-    return refuse(answer, ebms_error("EBMS:0009", "missing or malformed Content-Type"), "");
+  if (content_type.empty()) return refuse(answer, ebms_error("EBMS:0009", "missing Content-Type"), "");
+  if (mime::Error e = mime::parse_content_type(content_type, &ct))
+    return refuse(answer, ebms_error("EBMS:0009", "malformed Content-Type: " + partner_text(e.message, 300)), "");
   if (ct.is("application/soap+xml")) {
     soap_ = r.body;
   } else if (ct.is("multipart/related")) {
@@ -124,12 +126,20 @@ Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
       return refuse(answer, ebms_error("EBMS:0009", "multipart/related: " + e.message), "");
     const std::string start = strip_angles(ct.param("start"));
     bool root_found = false;
+    std::set<std::string> ids;
     for (size_t i = 0; i < parts.size(); ++i) {
       mime::Entity part;
       if (mime::Error e = mime::parse_entity(parts[i], &part))
         return refuse(answer, ebms_error("EBMS:0009", "MIME part " + std::to_string(i + 1) + ": " + e.message), "");
       const mime::Header* cid = part.find("Content-ID");
       const std::string id = cid ? strip_angles(cid->value) : "";
+      // One part per Content-ID (the root's included): with two, the
+      // signature and the payload could be read from different ones.
+      if (!id.empty() && !ids.insert(id).second)
+        return refuse(answer,
+                      ebms_error("EBMS:0009", "MIME part " + std::to_string(i + 1) + " repeats Content-ID <" +
+                                                  partner_text(id, 200) + ">: the message could be read two ways"),
+                      "");
       std::string_view bytes = part.body;
       if (const mime::Header* cte = part.find("Content-Transfer-Encoding");
           cte != nullptr && !mime::iequals(cte->value, "binary") && !mime::iequals(cte->value, "8bit") &&
