@@ -36,7 +36,9 @@ const char* syntax_error(ErrorCode c) {
 
 class Writer {
  public:
-  Writer(const edi::Delimiters& d, std::string suffix) : d_(d), suffix_(std::move(suffix)) {}
+  // As X12's: no readability suffix after a line-break terminator.
+  Writer(const edi::Delimiters& d, std::string suffix)
+      : d_(d), suffix_(d.terminator.is_line_break() ? std::string() : std::move(suffix)) {}
 
   // Escapes a value with the release character.
   std::string esc(std::string_view v) const {

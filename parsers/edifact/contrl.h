@@ -15,7 +15,7 @@ struct ContrlEnvelope {
   std::string message_reference = "1";  // UNH/UNT 0062
   std::string date;                     // YYMMDD (CCYYMMDD for syntax version 4)
   std::string time;                     // HHMM
-  std::string segment_suffix;           // written after each terminator, e.g. "\n"
+  std::string segment_suffix;           // written after each terminator, e.g. "\n" (never after a CR or LF terminator)
   // The CONTRL's own UNB sender / recipient; empty: the original's recipient / sender.
   std::optional<edi::Party> sender, recipient;
 };

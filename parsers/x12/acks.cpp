@@ -24,7 +24,10 @@ std::string zero_pad(std::string_view s, size_t width) {
 // Writes segments in one interchange's delimiters and counts them.
 class Writer {
  public:
-  Writer(const edi::Delimiters& d, std::string suffix) : d_(d), suffix_(std::move(suffix)) {}
+  // The readability suffix only where the terminator is not itself a line
+  // break: a newline after a newline terminator is an empty segment.
+  Writer(const edi::Delimiters& d, std::string suffix)
+      : d_(d), suffix_(d.terminator.is_line_break() ? std::string() : std::move(suffix)) {}
 
   void segment(std::initializer_list<std::string_view> elements) {
     // Trailing empty elements are omitted, as X12 requires.

@@ -18,7 +18,7 @@ struct AckEnvelope {
   std::string group_control_number;  // GS06/GE02 of the ack (997/999)
   std::string date;                  // CCYYMMDD
   std::string time;                  // HHMM
-  std::string segment_suffix;        // written after each terminator, e.g. "\r\n"
+  std::string segment_suffix;        // written after each terminator, e.g. "\r\n" (never after a CR or LF terminator)
   std::optional<edi::Party> sender, recipient;  // ISA05/06 and ISA07/08 of the ack
 };
 

@@ -194,3 +194,18 @@ TEST_CASE("TA1 refusing an interchange for who sent it (006) or whom it is for (
   ic.errors[0].code = edi::ErrorCode::RecipientNotOurs;
   CHECK(x12::ta1_for(ic).note_code == "009");
 }
+
+TEST_CASE("a partner whose segment terminator is a newline gets exactly its delimiters: no empty segments") {
+  std::string in = test::x12(test::isa('*', "U", "00401", "000000001", '>', "\n"), 2, "000000001", "");
+  for (size_t at = in.find('~'); at != std::string::npos; at = in.find('~', at)) in[at] = '\n';
+  auto ic = parse_one(in);
+  REQUIRE(ic.errors.empty());
+  REQUIRE(ic.delimiters.terminator.is_line_break());
+  for (const std::string& ack : {x12::build_997(ic, kEnv), x12::build_ta1(ic, x12::ta1_for(ic), kEnv)}) {
+    CHECK(ack.find("\n\n") == std::string::npos);
+    CHECK(ack.find("~") == std::string::npos);
+    CHECK(edi::parse(ack).errors.empty());
+    CHECK(edi::parse(ack).interchanges.at(0).errors.empty());
+  }
+  CHECK(x12::build_997(ic, kEnv).find("\nAK1*SH*7\n") != std::string::npos);
+}
