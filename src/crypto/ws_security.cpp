@@ -134,6 +134,20 @@ void capture_error(const char*, int, const char*, const char* object, const char
   (void)object;
 }
 
+// libxml2's own messages (C14N, encoding, parser) while this thread checks
+// or signs: the first into the request's error, bounded; none to stderr,
+// where partner bytes would go unbounded. libxml2 keeps its handlers per
+// thread, so each check installs them on its own thread.
+void capture_libxml_error(void*, xmlErrorPtr e) {
+  if (!t_xmlsec_error.empty() || e == nullptr || e->message == nullptr) return;
+  t_xmlsec_error = "libxml2: " + std::string(e->message).substr(0, 300);
+}
+void drop_generic_error(void*, const char*, ...) {}
+void libxml_errors_to_request() {
+  xmlSetStructuredErrorFunc(nullptr, capture_libxml_error);
+  xmlSetGenericErrorFunc(nullptr, drop_generic_error);
+}
+
 bool xmlsec_ready() {
   static const bool ready = [] {
     xmlInitParser();
@@ -471,6 +485,8 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   ClearOpenSslErrors clear_errors;
   *out = Checked{};
   if (!xmlsec_ready()) return {"EBMS:0004", "the gateway's XML security library did not start"};
+  libxml_errors_to_request();
+  t_xmlsec_error.clear();
   Doc doc(xmlReadMemory(soap.data(), static_cast<int>(soap.size()), "as4-envelope.xml", nullptr,
                         XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
           xmlFreeDoc);
@@ -616,6 +632,7 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
 Result<std::string> sign_envelope(std::string_view soap, const Identity& identity) {
   ClearOpenSslErrors clear_errors;
   if (!xmlsec_ready()) return Status::unavailable("the XML security library did not start");
+  libxml_errors_to_request();
   Doc doc(xmlReadMemory(soap.data(), static_cast<int>(soap.size()), "signal.xml", nullptr,
                         XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
           xmlFreeDoc);
