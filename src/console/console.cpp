@@ -196,12 +196,21 @@ HttpAnswer Console::login(const HttpRequest& request, store::Store& store, const
   const Frame frame{"Log in", "", "", "", ""};
   if (request.method == "GET") return html_answer(200, frame, login_page_body(""));
   const std::string name = field(form, "name");
-  Result<std::string> token =
-      sessions_.log_in(store.console(), now_of(store), name, field(form, "password"), request.peer);
+  int refused_in_window = 0;
+  Result<std::string> token = sessions_.log_in(store.console(), now_of(store), name, field(form, "password"),
+                                               request.peer, &refused_in_window);
   const std::string who = partner_text(name, 64), peer = partner_text(request.peer, 64);
   if (!token.is_ok()) {
     const bool throttled = token.status().kind() == Status::Kind::Transient;
-    store.console().audit({0, 0, who, "log in", "console", "refused: " + token.status().message(), peer}).ignore();
+    // A blocked address gets one audit row per window, not one per try: an
+    // unauthenticated client cannot make the store write without bound.
+    if (!throttled || refused_in_window == 1)
+      store.console()
+          .audit({0, 0, who, "log in", "console",
+                  "refused: " + token.status().message() +
+                      (throttled ? " (the address's further tries in this window are refused without a row)" : ""),
+                  peer})
+          .ignore();
     return html_answer(throttled ? 429 : 401, frame, login_page_body(token.status().message()));
   }
   store.console().audit({0, 0, who, "log in", "console", "ok", peer}).ignore();

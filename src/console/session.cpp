@@ -32,36 +32,20 @@ std::string session_token(const receivers::HttpRequest& request) {
   return token.size() == 64 && token.find_first_not_of("0123456789abcdef") == std::string::npos ? token : "";
 }
 
-bool Sessions::throttled(const std::string& peer) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = failures_.find(peer);
-  if (it == failures_.end()) return false;
-  if (std::chrono::steady_clock::now() - it->second.since > kFailureWindow) {
-    failures_.erase(it);
-    return false;
-  }
-  return it->second.count >= kMaxFailures;
-}
-
-void Sessions::failed(const std::string& peer) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (failures_.size() >= 4096) failures_.clear();
-  Failures& f = failures_[peer];
-  if (f.count == 0) f.since = std::chrono::steady_clock::now();
-  ++f.count;
-}
-
 Result<std::string> Sessions::log_in(store::ConsoleStore& store, int64_t now_ms, const std::string& name,
-                                     const std::string& password, const std::string& peer) {
-  if (throttled(peer))
+                                     const std::string& password, const std::string& peer, int* refused_in_window) {
+  if (throttle_.blocked(peer)) {
+    const int refused = throttle_.refused(peer);
+    if (refused_in_window != nullptr) *refused_in_window = refused;
     return Status::transient("too many failed logins from this address: try again in " +
                              std::to_string(kFailureWindow.count()) + " minutes");
+  }
   Result<std::optional<store::Operator>> op = store.find_operator(name);
   if (!op.is_ok()) return op.status();
   const bool known = op.value().has_value();
   const bool match = crypto::verify_password(password, known ? op.value()->password_hash : decoy_hash());
   if (!known || !match || password.empty()) {
-    failed(peer);
+    throttle_.failed(peer);
     return Status::invalid("wrong name or password");
   }
   const std::string token = crypto::random_hex(32), csrf = crypto::random_hex(16);

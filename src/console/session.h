@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "src/common/failure_throttle.h"
 #include "src/common/status.h"
 #include "src/receivers/http.h"
 #include "src/store/console.h"
@@ -32,9 +33,11 @@ class Sessions {
   Sessions(int session_minutes, bool secure_cookie) : minutes_(session_minutes), secure_(secure_cookie) {}
 
   // A new session for `name` when the password matches: its cookie token.
-  // Invalid "wrong name or password"; Transient when `peer` failed too often.
+  // Invalid "wrong name or password"; Transient when `peer` failed too often,
+  // then *refused_in_window (when given) is how many logins from `peer` were
+  // refused so in this window (1 for the first: the one worth an audit row).
   Result<std::string> log_in(store::ConsoleStore& store, int64_t now_ms, const std::string& name,
-                             const std::string& password, const std::string& peer);
+                             const std::string& password, const std::string& peer, int* refused_in_window = nullptr);
   // The live session the request's cookie names, if any.
   Result<std::optional<Session>> current(store::ConsoleStore& store, const receivers::HttpRequest& request) const;
   Status log_out(store::ConsoleStore& store, const Session& session) const;
@@ -49,17 +52,9 @@ class Sessions {
   static constexpr std::chrono::minutes kFailureWindow{15};
 
  private:
-  bool throttled(const std::string& peer);
-  void failed(const std::string& peer);
-
   const int minutes_;
   const bool secure_;
-  struct Failures {
-    int count = 0;
-    std::chrono::steady_clock::time_point since;
-  };
-  std::mutex mu_;
-  std::map<std::string, Failures> failures_;  // by address; bounded (cleared when large)
+  FailureThrottle throttle_{kMaxFailures, kFailureWindow};
 };
 
 }  // namespace edihub::console

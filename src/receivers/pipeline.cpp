@@ -39,7 +39,10 @@ bool authenticated(const Message& m) {
   return m.signature_verified || !m.signature_required;
 }
 
-void Pipeline::log_uncommitted(const Message& m, const HttpAnswer& a) {
+namespace {
+
+// Records the row of an answer that committed nothing.
+void log_uncommitted(const Context& c_, const Protocol& p_, const Message& m, const HttpAnswer& a) {
   if (c_.log == nullptr) return;
   store::MessageLog row;
   row.partner_id = m.partner != nullptr ? m.partner->id : "";
@@ -56,7 +59,7 @@ void Pipeline::log_uncommitted(const Message& m, const HttpAnswer& a) {
   c_.log->record(std::move(row));
 }
 
-Next Pipeline::edge(Message& m, HttpAnswer* answer) {
+Next edge(Message& m, HttpAnswer* answer) {
   if (std::optional<std::string> problem = header_problem(m.request)) {
     *answer = text_answer(400, *problem, Outcome::Rejected);
     answer->close = true;
@@ -65,30 +68,44 @@ Next Pipeline::edge(Message& m, HttpAnswer* answer) {
   return Next::Continue;
 }
 
-std::optional<HttpAnswer> Pipeline::screen(const HttpRequest& head) {
-  Message m(head, c_);
-  m.work.protocol = std::string(p_.name());
-  HttpAnswer a;
-  if (edge(m, &a) == Next::Answer ||
-      (!p_.envelope_in_body() && (p_.envelope(m, &a) == Next::Answer || authenticate(m, &a) == Next::Answer))) {
-    a.close = true;  // the body is not read: the connection cannot go on
-    a.partner = m.partner != nullptr ? m.partner->id : "";
-    a.transport_id = m.work.arrival.transport_id;
-    log_uncommitted(m, a);
-    return a;
+// The partner's <auth> (IP allow-list, TLS pin, HTTP Basic), once the
+// envelope named the partner: before a stored receipt and before any
+// decryption. Only what came over the wire; replays from the command line are
+// the operator's. With `may_hash` false, a PBKDF2 it would need sets
+// *needs_hash instead (and continues: the caller stops there).
+Next authenticate(const Context& c, Message& m, HttpAnswer* answer, bool may_hash = true, bool* needs_hash = nullptr) {
+  if (m.partner == nullptr || c.transport != "http") return Next::Continue;
+  if (!may_hash) {
+    QuickAuth quick = check_partner_auth_quick(*m.partner, m.request);
+    if (quick.kind == QuickAuth::Kind::NeedsHash) *needs_hash = true;
+    if (quick.kind != QuickAuth::Kind::Refused) return Next::Continue;
+    *answer = std::move(quick.refusal);
+    return Next::Answer;
   }
-  return std::nullopt;
-}
-
-// The partner's <auth> (IP allow-list, HTTP Basic), once the envelope named
-// the partner: before a stored receipt and before any decryption. Only what
-// came over the wire; replays from the command line are the operator's.
-Next Pipeline::authenticate(Message& m, HttpAnswer* answer) {
-  if (m.partner == nullptr || c_.transport != "http") return Next::Continue;
   std::optional<HttpAnswer> refused = check_partner_auth(*m.partner, m.request);
   if (!refused) return Next::Continue;
   *answer = std::move(*refused);
   return Next::Answer;
+}
+
+}  // namespace
+
+std::optional<HttpAnswer> Pipeline::screen(const Context& c, Protocol& p, const HttpRequest& head, bool may_hash,
+                                           bool* needs_hash) {
+  *needs_hash = false;
+  Message m(head, c);
+  m.work.protocol = std::string(p.name());
+  HttpAnswer a;
+  if (edge(m, &a) == Next::Answer ||
+      (!p.envelope_in_body() &&
+       (p.envelope(m, &a) == Next::Answer || authenticate(c, m, &a, may_hash, needs_hash) == Next::Answer))) {
+    a.close = true;  // the body is not read: the connection cannot go on
+    a.partner = m.partner != nullptr ? m.partner->id : "";
+    a.transport_id = m.work.arrival.transport_id;
+    log_uncommitted(c, p, m, a);
+    return a;
+  }
+  return std::nullopt;
 }
 
 // A retransmission of something settled, answered from one indexed read:
@@ -183,7 +200,7 @@ HttpAnswer Pipeline::refuse_unauthenticated(Message& m) {
                         : text_answer(403, "the message could not be processed: " + m.failure_text, Outcome::Rejected);
   }
   a.detail = detail;
-  log_uncommitted(m, a);
+  log_uncommitted(c_, p_, m, a);
   return a;
 }
 
@@ -245,16 +262,16 @@ HttpAnswer Pipeline::admit(Message& m) {
     Result<store::Receipt> answer = p_.conflict(m, r.detail);
     if (!answer.is_ok()) {
       a = text_answer(500, "the gateway cannot answer this message: " + answer.status().message(), Outcome::Error);
-      log_uncommitted(m, a);
+      log_uncommitted(c_, p_, m, a);
       return a;
     }
     Status kept = gate::store_conflict(*c_.gate, store_, m.work, answer.value(), r.detail);
     a = p_.answer(m, Outcome::Conflict, answer.value());
     a.detail = r.detail;
-    if (!kept.is_ok()) log_uncommitted(m, a);
+    if (!kept.is_ok()) log_uncommitted(c_, p_, m, a);
   } else if (is_transient(r.outcome)) {
     a = retry_later(r.detail, r.outcome);
-    log_uncommitted(m, a);
+    log_uncommitted(c_, p_, m, a);
   } else {
     a = p_.answer(m, r.outcome, r.receipt);
     a.detail = r.detail;
@@ -274,16 +291,16 @@ HttpAnswer Pipeline::receive(const HttpRequest& request) {
   m.work.arrival.ours = c_.ours;
   m.work.bytes = static_cast<int64_t>(request.body.size());
   HttpAnswer a;
-  if (edge(m, &a) == Next::Answer || p_.envelope(m, &a) == Next::Answer || authenticate(m, &a) == Next::Answer ||
+  if (edge(m, &a) == Next::Answer || p_.envelope(m, &a) == Next::Answer || authenticate(c_, m, &a) == Next::Answer ||
       stored(m, &a) == Next::Answer || p_.unwrap(m, &a) == Next::Answer) {
-    log_uncommitted(m, a);
+    log_uncommitted(c_, p_, m, a);
   } else if (!authenticated(m)) {
     a = refuse_unauthenticated(m);
   } else {
     m.work.arrival.sender = m.partner;  // what its interchanges may be is what this partner may send
     if (m.failure == gate::Failure::None) keys(m);
     if (draft(m, &a) == Next::Answer) {
-      log_uncommitted(m, a);
+      log_uncommitted(c_, p_, m, a);
     } else {
       a = admit(m);  // the transport's row commits with it
     }

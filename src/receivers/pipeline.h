@@ -120,21 +120,21 @@ class Pipeline {
       : c_(context), store_(store), p_(protocol) {}
 
   // Before the body is read: refuses what the headers alone condemn (a bad
-  // header, an unknown AS2 sender), so nothing costly is done for it.
-  std::optional<HttpAnswer> screen(const HttpRequest& head);
+  // header, an unknown AS2 sender, its <auth>), so nothing costly is done for
+  // it. Needs no store. With `may_hash` false (an I/O thread, which must not
+  // block) a check that needs a PBKDF2 is not made: *needs_hash is set and
+  // nothing is answered; a worker then screens again with `may_hash` true.
+  static std::optional<HttpAnswer> screen(const Context& context, Protocol& protocol, const HttpRequest& head,
+                                          bool may_hash, bool* needs_hash);
   // The whole pipeline; every answer has its `messages` row.
   HttpAnswer receive(const HttpRequest& request);
 
  private:
-  Next edge(Message& m, HttpAnswer* answer);
-  Next authenticate(Message& m, HttpAnswer* answer);
   Next stored(Message& m, HttpAnswer* answer);
   void keys(Message& m);
   Next draft(Message& m, HttpAnswer* answer);
   HttpAnswer refuse_unauthenticated(Message& m);
   HttpAnswer admit(Message& m);
-  // Records the row of an answer that committed nothing.
-  void log_uncommitted(const Message& m, const HttpAnswer& answer);
 
   const Context& c_;
   store::Store& store_;

@@ -260,11 +260,40 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     HttpRequest& head = reader_->request();
     head.peer = peer_;
     head.client_cert_sha256 = client_cert_sha256_;
-    if (std::optional<HttpAnswer> early = s_.handler.on_head(head)) {
+    HeadDecision decided = s_.handler.on_head(head);
+    if (decided.answer) {
       // Answered from the head; a body not read means the connection ends.
-      if (!complete) early->close = true;
-      return answer(std::move(*early));
+      if (!complete) decided.answer->close = true;
+      return answer(std::move(*decided.answer));
     }
+    if (decided.work) return head_work(complete);
+    after_head(complete);
+  }
+
+  // The head to a worker (on_head_work), then back on this connection's
+  // strand: its answer, or the body read as after any head. Nothing is read
+  // from the connection meanwhile, and the I/O thread serves the others.
+  void head_work(bool complete) {
+    timer_.cancel();
+    ++s_.handling;
+    auto self = this->shared_from_this();
+    const bool queued = s_.pool.submit([self, complete] {
+      std::optional<HttpAnswer> early = self->s_.handler.on_head_work(self->reader_->request());
+      asio::post(self->stream_.get_executor(), [self, complete, early = std::move(early)]() mutable {
+        --self->s_.handling;
+        if (!early) return self->after_head(complete);
+        if (!complete) early->close = true;
+        self->answer(std::move(*early));
+      });
+    });
+    if (!queued) {
+      --s_.handling;
+      answer(refusal(503, "the gateway is busy: retry later", 30));
+    }
+  }
+
+  // The head let through: the body's reservation and deadline, then its bytes.
+  void after_head(bool complete) {
     if (std::optional<uint64_t> length = reader_->content_length(); length && *length > reserved_) {
       if (*length > s_.options.max_body_bytes)
         return answer(refusal(413, "body larger than " + std::to_string(s_.options.max_body_bytes) + " bytes"));

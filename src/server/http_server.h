@@ -43,13 +43,32 @@ struct ListenerOptions {
   int max_connections_per_client = 64;
 };
 
+// What on_head decided: answer now, read the body, or first hand the head to
+// a worker (on_head_work) for what it decides that costs time.
+struct HeadDecision {
+  HeadDecision(std::nullopt_t) {}  // NOLINT: read the body
+  HeadDecision(receivers::HttpAnswer a) : answer(std::move(a)) {}  // NOLINT: answer now
+  HeadDecision(std::optional<receivers::HttpAnswer> a) : answer(std::move(a)) {}  // NOLINT
+  static HeadDecision on_worker() {
+    HeadDecision d(std::nullopt);
+    d.work = true;
+    return d;
+  }
+  std::optional<receivers::HttpAnswer> answer;
+  bool work = false;
+};
+
 // What the server asks of the application.
 class Handler {
  public:
   virtual ~Handler() = default;
   // On the I/O thread, when a request's head is read: an answer now (health,
-  // or a refusal the head alone decides) or nullopt to read the body. Must not block.
-  virtual std::optional<receivers::HttpAnswer> on_head(const receivers::HttpRequest& head) = 0;
+  // or a refusal the head alone decides), the body to be read, or the head
+  // for a worker first. Must not block: no store, no PBKDF2, no network.
+  virtual HeadDecision on_head(const receivers::HttpRequest& head) = 0;
+  // On a worker, when on_head asked for it, before the body is read: an
+  // answer ends the request (its body never read), nullopt reads the body.
+  virtual std::optional<receivers::HttpAnswer> on_head_work(const receivers::HttpRequest&) { return std::nullopt; }
   // On a worker thread: the whole request.
   virtual receivers::HttpAnswer on_request(const receivers::HttpRequest& request) = 0;
   // The log line: on the worker right after on_request(), or on the I/O

@@ -1,5 +1,7 @@
 #include "src/server/metrics.h"
 
+#include "src/receivers/partner_auth.h"
+
 #include <cstdio>
 
 namespace edihub::server {
@@ -71,6 +73,11 @@ std::string Metrics::render(const store::Gauges* gauges, const std::vector<Certi
              std::to_string(h.count) + "\n";
     }
   }
+  help(&out, "edihub_partner_auth_failures_total", "counter",
+       "Requests refused by a partner's <auth>, by partner and reason (address, client-cert, basic, throttled).");
+  for (const auto& [k, n] : receivers::partner_auth_failures())
+    out += "edihub_partner_auth_failures_total{partner=\"" + label(k.first) + "\",reason=\"" + label(k.second) +
+           "\"} " + std::to_string(n) + "\n";
   help(&out, "edihub_store_up", "gauge", "1 when the store answered this scrape.");
   out += std::string("edihub_store_up ") + (gauges != nullptr ? "1" : "0") + "\n";
   if (gauges != nullptr) {

@@ -61,7 +61,7 @@ struct MetricsHandler : Handler {
   MetricsHandler(const config::Gateway& c, const Metrics& m, const gate::Gate& g, std::vector<CertificateInUse> certs)
       : config(c), metrics(m), gate(g), certificates(std::move(certs)), max_failures(g.options().max_failures) {}
 
-  std::optional<HttpAnswer> on_head(const HttpRequest& head) override {
+  HeadDecision on_head(const HttpRequest& head) override {
     const std::string path = path_of(head);
     if (head.method == "GET" && path == "/healthz") return receivers::text_answer(200, "ok", Outcome::Processed);
     if (head.method == "GET" && (path == "/metrics" || path == "/readyz")) return std::nullopt;  // a worker asks the store
@@ -98,7 +98,7 @@ struct MetricsHandler : Handler {
 // The <console> listener: the operator console (src/console/), one log line per request.
 struct ConsoleHandler : Handler {
   explicit ConsoleHandler(console::Context context) : app(std::move(context)) {}
-  std::optional<HttpAnswer> on_head(const HttpRequest& head) override { return app.on_head(head); }
+  HeadDecision on_head(const HttpRequest& head) override { return app.on_head(head); }
   HttpAnswer on_request(const HttpRequest& request) override { return app.handle(request); }
   void on_answered(const HttpRequest& request, const HttpAnswer& a, int64_t ms) override {
     if (path_of(request) == "/style.css" || path_of(request) == "/healthz") return;
@@ -170,14 +170,26 @@ struct Server::Impl : Handler {
     return f(p);
   }
 
-  std::optional<HttpAnswer> on_head(const HttpRequest& head) override {
+  // The pipeline's screen of a head, with the request's protocol; no store.
+  std::optional<HttpAnswer> screen(const HttpRequest& head, bool may_hash, bool* needs_hash) {
+    if (route(head) == Route::As2) {
+      as2::As2Protocol protocol(as2);
+      return receivers::Pipeline::screen(context, protocol, head, may_hash, needs_hash);
+    }
+    as4::As4Protocol protocol(as4);
+    return receivers::Pipeline::screen(context, protocol, head, may_hash, needs_hash);
+  }
+
+  // On an I/O thread: nothing here blocks (the store, /readyz's round trip
+  // and a password's PBKDF2 are a worker's).
+  HeadDecision on_head(const HttpRequest& head) override {
     switch (route(head)) {
       case Route::Health: {
         HttpAnswer a = receivers::text_answer(200, "ok", Outcome::Processed);
         a.detail.clear();
         return a;
       }
-      case Route::Ready: return ready_answer(config.store_uri);
+      case Route::Ready: return std::nullopt;  // a worker asks the store
       case Route::None: {
         HttpAnswer a = receivers::text_answer(404, "no such endpoint: " + partner_text(head.method, 16) + " " +
                                                        partner_text(head.target, 200),
@@ -187,23 +199,24 @@ struct Server::Impl : Handler {
       case Route::As2:
       case Route::As4: break;
     }
-    std::string error;
-    store::Store* store = thread_store(config.store_uri, &error);
-    if (store == nullptr) return receivers::retry_later("store unavailable: " + error, Outcome::Error);
-    Route r = route(head);
-    std::optional<HttpAnswer> refused;
-    with_pipeline(r, *store, [&](receivers::Pipeline& p) {
-      refused = p.screen(head);
-      return HttpAnswer{};
-    });
-    return refused;
+    bool needs_hash = false;
+    std::optional<HttpAnswer> refused = screen(head, false, &needs_hash);
+    if (refused) return refused;
+    return needs_hash ? HeadDecision::on_worker() : HeadDecision(std::nullopt);
+  }
+
+  // On a worker, before the body: the screen again, now with the PBKDF2 it needs.
+  std::optional<HttpAnswer> on_head_work(const HttpRequest& head) override {
+    bool needs_hash = false;
+    return screen(head, true, &needs_hash);
   }
 
   HttpAnswer on_request(const HttpRequest& request) override {
+    const Route r = route(request);
+    if (r == Route::Ready) return ready_answer(config.store_uri);
     std::string error;
     store::Store* store = thread_store(config.store_uri, &error);
     if (store == nullptr) return receivers::retry_later("store unavailable: " + error, Outcome::Error);
-    const Route r = route(request);
     // An async MDN for a message we sent is not a message: its own intake.
     if (r == Route::As2 && receivers::is_mdn(request))
       return receivers::receive_mdn(request, context, as2, *store, [this](const store::OutboxEntry& e) {
