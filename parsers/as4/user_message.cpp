@@ -191,9 +191,18 @@ std::string build_nr_receipt(const SignalInfo& info, const std::vector<SignedRef
   for (const SignedReference& r : references) {
     pugi::xml_node ref = nri.append_child("ebbp:MessagePartNRInformation").append_child("ds:Reference");
     ref.append_attribute("URI") = r.uri.c_str();
+    if (!r.type.empty()) ref.append_attribute("Type") = r.type.c_str();
     if (!r.transforms.empty()) {
       pugi::xml_node transforms = ref.append_child("ds:Transforms");
-      for (const std::string& t : r.transforms) transforms.append_child("ds:Transform").append_attribute("Algorithm") = t.c_str();
+      for (const SignedReference::Transform& t : r.transforms) {
+        pugi::xml_node transform = transforms.append_child("ds:Transform");
+        transform.append_attribute("Algorithm") = t.algorithm.c_str();
+        if (t.inclusive_prefixes) {
+          pugi::xml_node inclusive = transform.append_child("ec:InclusiveNamespaces");
+          inclusive.append_attribute("xmlns:ec") = "http://www.w3.org/2001/10/xml-exc-c14n#";
+          inclusive.append_attribute("PrefixList") = t.inclusive_prefixes->c_str();
+        }
+      }
     }
     ref.append_child("ds:DigestMethod").append_attribute("Algorithm") = r.digest_method.c_str();
     ref.append_child("ds:DigestValue").text() = r.digest_value.c_str();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -77,11 +78,22 @@ struct SignalInfo {
 // eb:Receipt with a copy of the received UserMessage (the AS4 unsigned form).
 std::string build_receipt(const SignalInfo& info, const UserMessage& received);
 
-// A ds:Reference of a received signature (crypto/ws_security.h reads them).
+// A ds:Reference of a received signature (crypto/ws_security.h reads them),
+// whole: the NRI Receipt repeats it for the sender's own check.
 struct SignedReference {
   std::string uri;  // "#id" or "cid:..."
+  std::string type;  // the Type attribute, when present
   std::string digest_method, digest_value;
-  std::vector<std::string> transforms;  // Algorithm URIs, in order
+  struct Transform {
+    std::string algorithm;
+    // exc-c14n's ec:InclusiveNamespaces PrefixList, as sent (WSS4J and the
+    // senders built on it, Domibus among them, write one by default).
+    std::optional<std::string> inclusive_prefixes;
+    bool operator==(const Transform& o) const {
+      return algorithm == o.algorithm && inclusive_prefixes == o.inclusive_prefixes;
+    }
+  };
+  std::vector<Transform> transforms;  // in order
 };
 // eb:Receipt with ebbp:NonRepudiationInformation: one MessagePartNRInformation
 // holding a copy of each ds:Reference of the received signature (the AS4

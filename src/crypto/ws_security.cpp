@@ -547,6 +547,7 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   for (xmlNode* ref : refs) {
     as4::SignedReference sr;
     sr.uri = attr(ref, "URI");
+    sr.type = attr(ref, "Type");
     sr.digest_method = attr(child(ref, kDs, "DigestMethod"), "Algorithm");
     sr.digest_value = text(child(ref, kDs, "DigestValue"));
     const std::string shown = partner_text(sr.uri, 200);
@@ -561,7 +562,10 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
       if (alg != kExcC14n && alg != kSwaContent)
         return policy_failure("reference '" + shown + "': transform '" + partner_text(alg, 200) +
                               "' is not allowed (exclusive c14n, SwA Attachment-Content-Signature-Transform)");
-      sr.transforms.push_back(alg);
+      as4::SignedReference::Transform copy{alg, std::nullopt};
+      if (xmlNode* inclusive = child(t, kExcC14n, "InclusiveNamespaces"))
+        copy.inclusive_prefixes = attr(inclusive, "PrefixList");
+      sr.transforms.push_back(std::move(copy));
     }
     if (sr.uri.size() > 1 && sr.uri[0] == '#') {
       xmlNode* target = by_id(doc.get(), sr.uri.substr(1));

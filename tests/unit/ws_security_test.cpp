@@ -54,8 +54,9 @@ TEST_CASE("WS-Security: signed by the partner, its certificate named by BST, SKI
     CHECK(c.references[1].uri == "#messaging");
     CHECK(c.references[2].uri == "cid:payload-1@acme.example");
     CHECK(c.references[2].transforms ==
-          std::vector<std::string>{
-              "http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Content-Signature-Transform"});
+          std::vector<as4::SignedReference::Transform>{
+              {"http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Content-Signature-Transform",
+               std::nullopt}});
     CHECK(c.references[2].digest_method == "http://www.w3.org/2001/04/xmlenc#sha256");
   }
 }
@@ -126,7 +127,7 @@ TEST_CASE("WS-Security: a signal we sign verifies with our certificate, and not 
                       crypto::PrivateKey::load_pem_file(dir + "edihub.key").value()};
   const std::string receipt = as4::build_nr_receipt(
       {"r1@edihub", "2026-12-01T10:00:00Z", "m1@acme.example"},
-      {{"cid:payload-1@acme.example", "http://www.w3.org/2001/04/xmlenc#sha256", "AAAA", {}}});
+      {{"cid:payload-1@acme.example", "", "http://www.w3.org/2001/04/xmlenc#sha256", "AAAA", {}}});
   Result<std::string> signed_ = crypto::wss::sign_envelope(receipt, us);
   REQUIRE(signed_.is_ok());
   Policy ours;

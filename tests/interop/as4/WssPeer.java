@@ -159,23 +159,43 @@ public class WssPeer {
     for (Object o : sig.getSignedInfo().getReferences()) covered.add(((Reference) o).getURI());
     if (!covered.contains("#" + messaging.getAttributeNS(WSU, "Id"))) fail("eb:Messaging is not signed");
     if (!covered.contains("#" + body.getAttributeNS(WSU, "Id"))) fail("the Body is not signed");
-    // NonRepudiationInformation: every reference we signed, with its digest.
+    // NonRepudiationInformation: every reference we signed, whole: its URI,
+    // transforms (with an InclusiveNamespaces PrefixList), digest method and value.
     Map<String, String> sent = new HashMap<>();
     NodeList refs = parse(sentPath).getElementsByTagNameNS(DS, "Reference");
     for (int i = 0; i < refs.getLength(); ++i) {
       Element r = (Element) refs.item(i);
-      sent.put(r.getAttribute("URI"), child(r, DS, "DigestValue").getTextContent().trim());
+      sent.put(r.getAttribute("URI"), describe(r));
     }
     Map<String, String> receipted = new HashMap<>();
     NodeList parts = doc.getElementsByTagNameNS("http://docs.oasis-open.org/ebxml-bp/ebbp-signals-2.0",
                                                 "MessagePartNRInformation");
     for (int i = 0; i < parts.getLength(); ++i) {
       Element r = child((Element) parts.item(i), DS, "Reference");
-      receipted.put(r.getAttribute("URI"), child(r, DS, "DigestValue").getTextContent().trim());
+      receipted.put(r.getAttribute("URI"), describe(r));
     }
     if (!receipted.equals(sent)) fail("NonRepudiationInformation " + receipted + " is not what was sent " + sent);
     System.out.println("receipt verified: signed by " + signer.getSubjectX500Principal() + ", " + receipted.size() +
                        " message parts acknowledged");
+  }
+
+  // A ds:Reference as the sender's NRI check compares it.
+  static String describe(Element r) {
+    StringBuilder d = new StringBuilder();
+    d.append("type=").append(r.getAttribute("Type"));
+    NodeList all = r.getElementsByTagNameNS(DS, "Transforms");
+    if (all.getLength() > 0) {
+      NodeList ts = ((Element) all.item(0)).getElementsByTagNameNS(DS, "Transform");
+      for (int i = 0; i < ts.getLength(); ++i) {
+        Element t = (Element) ts.item(i);
+        d.append(" transform=").append(t.getAttribute("Algorithm"));
+        NodeList inc = t.getElementsByTagNameNS("http://www.w3.org/2001/10/xml-exc-c14n#", "InclusiveNamespaces");
+        if (inc.getLength() > 0) d.append("[").append(((Element) inc.item(0)).getAttribute("PrefixList")).append("]");
+      }
+    }
+    d.append(" digest=").append(child(r, DS, "DigestMethod").getAttribute("Algorithm"));
+    d.append(":").append(child(r, DS, "DigestValue").getTextContent().trim());
+    return d.toString();
   }
 
   // Sign, then encrypt (the eDelivery order): one AES-128-GCM key for the
