@@ -100,10 +100,10 @@ Result<Form> parse_form(const HttpRequest& r) {
     Form out;
     for (const auto& [name, value] : parsed) out.emplace(name, value);
     return out;
-  } catch (const Poco::Exception& e) {
-    return Status::invalid("the form could not be read: " + e.displayText());
-  } catch (const std::exception& e) {
-    return Status::invalid(std::string("the form could not be read: ") + e.what());
+  } catch (const std::exception&) {
+    // In our words: POCO's text names its own internals, and may quote the body.
+    return Status::invalid("the form could not be read: a field name or value is too long, or it holds a "
+                           "malformed %-escape (up to 32 fields of 4096 bytes each)");
   }
 }
 
@@ -113,9 +113,10 @@ std::string field(const Form& f, const std::string& name) {
 }
 
 int64_t positive_number(const std::string& text) {
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  return text.empty() || *end != '\0' || v < 1 ? 0 : v;
+  // Digits only: no sign, no spaces (strtoll would take " +5").
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) return 0;
+  const long long v = std::strtoll(text.c_str(), nullptr, 10);
+  return v < 1 ? 0 : v;
 }
 
 Console::Console(Context context)

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <strings.h>
+#include <optional>
+#include <cstring>
 
 #include "src/console/charts.h"
 #include "src/console/html.h"
@@ -15,16 +18,46 @@ namespace {
 constexpr int64_t kDayMs = 86400000;
 
 // "2026-12-01" as ms since the epoch (UTC midnight), 0 when not a date.
-int64_t date_ms(const std::string& text) {
-  int y = 0, m = 0, d = 0;
-  char rest = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &rest) != 3 || m < 1 || m > 12 || d < 1 || d > 31)
-    return 0;
+// A YYYY-MM-DD date as the start of its day (UTC); nullopt when it is not a
+// real date (2026-13-45, 2026-02-30, "abc").
+std::optional<int64_t> date_ms(const std::string& text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+  const int y = std::stoi(text.substr(0, 4)), m = std::stoi(text.substr(5, 2)), d = std::stoi(text.substr(8, 2));
   std::tm tm{};
   tm.tm_year = y - 1900;
   tm.tm_mon = m - 1;
   tm.tm_mday = d;
-  return static_cast<int64_t>(timegm(&tm)) * 1000;
+  const time_t t = timegm(&tm);
+  std::tm back{};
+  gmtime_r(&t, &back);  // timegm normalises 02-30 to 03-02: only a date that comes back is one
+  if (m < 1 || m > 12 || back.tm_year != y - 1900 || back.tm_mon != m - 1 || back.tm_mday != d) return std::nullopt;
+  return static_cast<int64_t>(t) * 1000;
+}
+
+// The value of the first "Name: value" line of `text` (case-insensitive name).
+std::optional<std::string> field_line(std::string_view text, std::string_view name) {
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, end - at);
+    if (line.size() > name.size() && line[name.size()] == ':' &&
+        strncasecmp(line.data(), std::string(name).c_str(), name.size()) == 0) {
+      line.remove_prefix(name.size() + 1);
+      while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+      return std::string(line);
+    }
+    at = end + 1;
+  }
+  return std::nullopt;
+}
+
+// A search field as searched and shown: without the spaces around it.
+std::string trimmed(const std::string& s) {
+  const size_t start = s.find_first_not_of(" \t");
+  if (start == std::string::npos) return "";
+  return s.substr(start, s.find_last_not_of(" \t") - start + 1);
 }
 
 std::string message_link(const store::MessageRow& m) {
@@ -93,6 +126,12 @@ std::string release_button(const View& v, const store::KeyRecord& k, const std::
 // The receipt as stored: status, header lines, body (text shown as is, bounded).
 std::string receipt_block(const store::Receipt& r) {
   if (r.empty()) return "<p class=\"empty\">No stored answer (none yet, or purged after the receipt retention).</p>";
+  // The two lines an operator looks for in an MDN, above the raw text (whose
+  // box folds them out of sight).
+  std::string summary;
+  for (std::string_view name : {"Disposition", "Received-Content-MIC"})
+    if (std::optional<std::string> value = field_line(r.body, name))
+      summary += "<dt>" + html(std::string(name)) + "</dt><dd>" + html(*value, 300) + "</dd>";
   std::string text = (r.status ? "HTTP " + std::to_string(r.status) + "\n" : std::string()) + r.headers + "\n";
   constexpr size_t kShown = 64 * 1024;
   text += r.body.substr(0, kShown);
@@ -107,7 +146,7 @@ std::string receipt_block(const store::Receipt& r) {
     out += html(line, 4096) + "\n";
     rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
   }
-  return out + "</pre>";
+  return (summary.empty() ? "" : "<dl class=\"mdn-summary\">" + summary + "</dl>") + out + "</pre>";
 }
 
 // The keys an operator's search text may stand for: itself (a key copied from
@@ -183,8 +222,11 @@ Result<Rendered> dashboard_page(const View& v) {
   const int64_t now_hour = v.now_ms / 3600000;
   Result<std::vector<store::HourCount>> counts = v.hourly.counts(v.store.console(), now_hour - kHours + 1, now_hour);
   if (!counts.is_ok()) return counts.status();
-  body += "<h2>Outcomes, last 7 days</h2>" + outcome_mix(counts.value());
-  body += "<h2>Messages per partner per hour, last 7 days</h2>" + hourly_charts(counts.value(), now_hour, kHours);
+  body += "<h2>Outcomes, last 7 days</h2><p class=\"note\">Each interchange counts once, whatever brought it; "
+          "so does each transport message not represented by its interchanges (a retransmission answered "
+          "from the store, a refusal, a payload that is not EDI).</p>" +
+          outcome_mix(counts.value());
+  body += "<h2>Interchanges per partner per hour, last 7 days</h2>" + hourly_charts(counts.value(), now_hour, kHours);
   return Rendered{200, "Dashboard", "/", body};
 }
 
@@ -193,15 +235,23 @@ Result<Rendered> messages_page(const View& v) {
   q.partner_id = field(v.query, "partner");
   q.protocol = field(v.query, "protocol");
   q.outcome = field(v.query, "outcome");
-  q.text = field(v.query, "q");
-  q.document = field(v.query, "document");
-  q.since_ms = date_ms(field(v.query, "from"));
-  const int64_t to = date_ms(field(v.query, "to"));
-  q.until_ms = to ? to + kDayMs - 1 : 0;
+  q.text = trimmed(field(v.query, "q"));
+  q.document = trimmed(field(v.query, "document"));
+  // A date that is not one is refused on the page, never dropped while the field still shows it.
+  std::string bad_dates;
+  const std::string from_text = trimmed(field(v.query, "from")), to_text = trimmed(field(v.query, "to"));
+  const std::optional<int64_t> from = from_text.empty() ? std::optional<int64_t>(0) : date_ms(from_text);
+  const std::optional<int64_t> to = to_text.empty() ? std::optional<int64_t>(0) : date_ms(to_text);
+  if (!from) bad_dates += "From '" + html(from_text, 40) + "' is not a date (YYYY-MM-DD). ";
+  if (!to) bad_dates += "To '" + html(to_text, 40) + "' is not a date (YYYY-MM-DD). ";
+  q.since_ms = from.value_or(0);
+  q.until_ms = to.value_or(0) ? *to + kDayMs - 1 : 0;
   q.before_id = positive_number(field(v.query, "before"));
   q.keys = candidate_keys(v, q.partner_id, q.text);
   for (const auto& p : v.context.partners->all()) q.document_partners.push_back(p.id);
-  Result<std::vector<store::MessageRow>> rows = v.store.console().find_messages(q);
+  Result<std::vector<store::MessageRow>> rows =
+      bad_dates.empty() ? v.store.console().find_messages(q) : Result<std::vector<store::MessageRow>>(
+                                                                   std::vector<store::MessageRow>{});
   if (!rows.is_ok()) return rows.status();
 
   std::vector<std::string> partners;
@@ -215,8 +265,11 @@ Result<Rendered> messages_page(const View& v) {
                   "any") +
           "</select></label>";
   body += input("Message id or control number", "q", q.text) + input("Document number", "document", q.document);
-  body += input("From", "from", field(v.query, "from"), "date") + input("To", "to", field(v.query, "to"), "date");
+  body += input("From", "from", from_text, "date") + input("To", "to", to_text, "date");
   body += "<button type=\"submit\">Search</button></form>";
+  if (!bad_dates.empty())
+    return Rendered{400, "Messages", "/messages",
+                    body + "<p class=\"error-box\" role=\"alert\">" + bad_dates + "Nothing was searched.</p>"};
 
   std::vector<std::vector<std::string>> cells;
   for (const auto& m : rows.value())
@@ -228,7 +281,7 @@ Result<Rendered> messages_page(const View& v) {
   if (static_cast<int>(rows->size()) == q.limit) {
     std::string next = "/messages?before=" + std::to_string(rows->back().id);
     for (const char* name : {"partner", "protocol", "outcome", "q", "document", "from", "to"})
-      if (!field(v.query, name).empty()) next += std::string("&") + name + "=" + url(field(v.query, name));
+      if (!trimmed(field(v.query, name)).empty()) next += std::string("&") + name + "=" + url(trimmed(field(v.query, name)));
     body += "<p>" + link(next, "Older messages") + "</p>";
   }
   return Rendered{200, "Messages", "/messages", body};

@@ -103,6 +103,10 @@ check_eq "audit: the forged CSRF posts" 2 "$(sql "$db" "SELECT count(*) FROM aud
 for i in 1 2 3 4; do login mallory "guess-$i" "$WORK/jar2" >/dev/null; done
 check_eq "the 6th failed login from one address: 429" 429 "$(login alice alice-secret-1 "$WORK/jar2" | head -1)"
 check_eq "failed logins are audited" 6 "$(sql "$db" "SELECT count(*) FROM audit WHERE action = 'log in' AND result LIKE 'refused%'")"
+# 100 more from the blocked address: each refused, none written (one row per window and address).
+for i in $(seq 1 100); do login mallory "more-$i" "$WORK/jar2" >/dev/null; done
+check_eq "the 106th: still 429" 429 "$(login mallory x "$WORK/jar2" | head -1)"
+check_eq "a blocked address writes no more rows" 6 "$(sql "$db" "SELECT count(*) FROM audit WHERE action = 'log in' AND result LIKE 'refused%'")"
 
 # A poison key, released from the console, is processed at the next retransmission.
 sql "$db" "INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, received_at, updated_at, attempts,

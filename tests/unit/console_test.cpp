@@ -144,7 +144,7 @@ TEST_CASE("console hourly cache: past hours are counted once, the last two hours
   auto past_store = db.open(-5 * 3600 * 1000);  // its clock 5 hours behind: rows of a past hour
   store::MessageLog row;
   row.partner_id = "acme";
-  row.protocol = "as2";
+  row.protocol = "x12";  // interchanges: what the dashboard counts
   row.transport = "http";
   row.outcome = Outcome::Processed;
   REQUIRE(past_store->log({row, row}).is_ok());
@@ -201,4 +201,49 @@ TEST_CASE("console: a partner's credentials in a capture are never shown nor dow
   REQUIRE(file.status == 200);
   CHECK(file.body.rfind("EDIHUB-CAPTURE partner=acme\r\nPOST /as2", 0) == 0);
   CHECK(file.body.find("YWNtZTpzM2NyZXQ") == std::string::npos);
+}
+
+TEST_CASE("console truths: interchanges counted, bad dates refused, search text trimmed, forms in our words") {
+  Fixture f;
+  store::MessageLog transport;
+  transport.partner_id = "acme";
+  transport.protocol = "as2";
+  transport.transport = "http";
+  transport.transport_id = "<t1@acme>";
+  transport.message_id = "as2:<t1@acme>";
+  transport.outcome = Outcome::Processed;
+  std::vector<store::MessageLog> rows{transport};
+  for (int i = 0; i < 5; ++i) {
+    store::MessageLog ic = transport;
+    ic.protocol = "x12";
+    ic.message_id = "x12:ACMESUPPLY:00000000" + std::to_string(i);
+    ic.outcome = Outcome::Rejected;
+    rows.push_back(ic);
+  }
+  REQUIRE(f.store->log(rows).is_ok());
+  const std::string cookie = f.log_in("carol", "viewer");
+  const std::string dash = f.request("GET", "/", "", cookie).body;
+  CHECK(dash.find("rejected 5 (100.0%)") != std::string::npos);  // five rejected interchanges, not one green message
+  CHECK(dash.find("Each interchange counts once") != std::string::npos);
+
+  for (const char* bad : {"abc", "2026-13-45", "2026-02-30", "2026-1-5"}) {
+    HttpAnswer a = f.request("GET", std::string("/messages?from=") + bad, "", cookie);
+    CHECK_MESSAGE(a.status == 400, bad);
+    CHECK(a.body.find(std::string("From '") + bad + "' is not a date (YYYY-MM-DD)") != std::string::npos);
+    CHECK(a.body.find("Nothing was searched") != std::string::npos);
+  }
+  CHECK(f.request("GET", "/messages?to=2026-12-31", "", cookie).status == 200);
+
+  auto found = [&](const std::string& q) {
+    const HttpAnswer page = f.request("GET", "/messages?q=" + console::url(q), "", cookie);
+    return page.status == 200 && page.body.find("No message matches.") == std::string::npos;
+  };
+  CHECK(found("<t1@acme>"));
+  CHECK(found("  <t1@acme>  "));  // trimmed: the same search
+
+  HttpAnswer malformed = f.request("POST", "/login", "name=%zz&password=x");
+  CHECK(malformed.status == 400);
+  CHECK(malformed.body.find("the form could not be read") != std::string::npos);
+  CHECK(malformed.body.find("Poco") == std::string::npos);
+  CHECK(malformed.body.find("Exception") == std::string::npos);
 }

@@ -117,10 +117,15 @@ Result<std::vector<BookedDocument>> Console::documents_from(const std::string& p
 
 template <>
 Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
-  // Transport messages and replayed interchanges; not a message's own interchange rows again.
+  // Every interchange (whatever brought it), and the transport messages that
+  // are not represented by their interchanges: those not processed (a
+  // retransmission answered from the store, a refusal, a conflict, a payload
+  // that is not EDI). Five rejected interchanges in a processed AS2 message
+  // count as five rejected.
   Stmt q(c_,
          "SELECT COALESCE(partner_id, ''), outcome, received_at / 3600000, count(*) FROM messages"
-         " WHERE received_at >= ?1 AND (protocol IN ('as2', 'as4') OR transport <> 'http')"
+         " WHERE received_at >= ?1 AND (protocol IN ('x12', 'edifact') OR"
+         " (protocol IN ('as2', 'as4') AND outcome <> 'processed'))"
          " GROUP BY 1, 2, 3 ORDER BY 3");
   q.bind(1, since_ms);
   return all<HourCount>(q, [](const Stmt& r) { return HourCount{r.text(0), r.text(1), r.int64(2), r.int64(3)}; });

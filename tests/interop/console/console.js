@@ -78,6 +78,11 @@ async function postForm(action, fields) {
     await Promise.all([page.waitForNavigation(), page.click('tbody tr:has(td:text-is("as2")) a')]);
     const text = await page.textContent('main');
     await check('the message page shows the MDN as sent', text.includes('Disposition: automatic-action/MDN-sent-automatically; processed'));
+    // Disposition and MIC above the raw MDN, visible without scrolling its box.
+    const summary = page.locator('dl.mdn-summary').first();
+    await check('the MDN\'s Disposition and MIC shown above it',
+      (await summary.isVisible()) && /Dispositionautomatic-action\/MDN-sent-automatically; processed/.test(await summary.textContent()) &&
+      /Received-Content-MIC[A-Za-z0-9+\/=]+, sha-256/.test(await summary.textContent()));
     await check('the message page shows the stored 997', /ISA\*.*\*997\*|ST\*997\*/.test(text));
     await check('the message page lists the documents booked', text.includes('INV-88301'));
     await check('the message page lists the 997 sent because of it', (await page.locator('button:has-text("Resend")').count()) >= 1);
