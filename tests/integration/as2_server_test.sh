@@ -37,8 +37,15 @@ post() {
   curl -s -D "$3.headers" -o "$3" -X POST --data-binary @"$3.body" -H "Content-Type: $ct" \
     ${cte:+-H "Content-Transfer-Encoding: $cte"} -H "AS2-From: ACMESUPPLY" -H "AS2-To: EDIHUB" \
     -H "Message-ID: $2" -H "AS2-Version: 1.2" \
-    -H "Disposition-Notification-Options: signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256" \
+    -H "Disposition-Notification-Options: signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, ${MICALG:-sha-256}" \
     "$url"
+}
+# mdn_digest OUT: the digest our MDN's signature was made with (the SignerInfo,
+# read by openssl), and the micalg its Content-Type announces.
+mdn_digest() {
+  { grep -i '^Content-Type:' "$1.headers" | tr -d '\r'; printf '\n'; cat "$1"; } >"$1.eml"
+  echo "$(openssl cms -cmsout -print -in "$1.eml" 2>/dev/null | grep -A1 'digestAlgorithm:' | sed -n 's/.*algorithm: \([a-z0-9]*\).*/\1/p' | head -1)" \
+    "$(grep -i '^Content-Type:' "$1.headers" | sed -n 's/.*micalg="\{0,1\}\([a-z0-9-]*\).*/\1/p')"
 }
 # The MDN as a MIME message, verified by openssl: its report on stdout.
 mdn_report() {
@@ -54,6 +61,9 @@ grep -q '^Original-Message-ID: <m1@acme.example>' <<<"$report" || fail "m1 Origi
 mic=$(openssl dgst -sha256 -binary "$WORK/m1.entity" | openssl base64 -A)
 grep -q "^Received-Content-MIC: $mic, sha-256" <<<"$report" || fail "m1 MIC: $(grep MIC <<<"$report"), expected $mic"
 check_eq "invoice booked" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-88301'")"
+# The MDN is signed with the digest it announces, the one the partner asked for
+# (openssl cms -verify accepts any digest: the SignerInfo is read here).
+check_eq "the MDN's signature digest and its micalg (sha-256 asked)" "sha256 sha-256" "$(mdn_digest "$WORK/r1")"
 
 # Retransmission: the same MDN, byte for byte (headers too, but Date).
 post m1 "<m1@acme.example>" "$WORK/r1b"
@@ -147,6 +157,13 @@ openssl cms -sign -binary -md sha256 -signer "$C/acme.crt" -inkey "$C/acme.key" 
 post amb2 "<amb2@acme.example>" "$WORK/ramb2"
 grep -aq "MIME header 'Content-Type' given twice" "$WORK/ramb2" || fail "amb2: $(grep -a 'could not\|Disposition' "$WORK/ramb2")"
 check_eq "ambiguous messages: nothing booked" 0 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number IN ('INV-AMB1', 'INV-AMB2')")"
+
+# sha-512 asked: sha-512 signed and announced.
+x12_micalg() { sed -e "s/000000201/$1/g" -e "s/INV-88301/$2/" "$REPO/samples/edi/x12-810-004010.edi" >"$WORK/$3.edi"; }
+x12_micalg 000000741 INV-MICALG m512
+make_message "$WORK/m512.edi" m512
+MICALG=sha-512 post m512 "<m512@acme.example>" "$WORK/r512"
+check_eq "the MDN's signature digest and its micalg (sha-512 asked)" "sha512 sha-512" "$(mdn_digest "$WORK/r512")"
 
 kill -TERM $server
 wait $server

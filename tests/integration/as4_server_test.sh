@@ -133,4 +133,13 @@ grep -q 'the signature could not be checked: libxml2: Relative namespace UR is i
   fail "C14N error in the answer: $(grep -o '<eb:Description[^<]*' "$WORK/rc14n")"
 check_eq "no libxml2 line on the server's output" 0 "$(grep -c 'C14N error\|parser error\|encoding error' "$WORK/server.out")"
 
+# Addressed to another party in eb:To: EBMS:0003 naming it, nothing kept.
+sed -e '/<eb:To>/,/<\/eb:To>/s|>EDIHUB</eb:PartyId>|>OTHERHUB</eb:PartyId>|' \
+  -e 's/as4-sample-856-802@acme.example/to-other@acme.example/g' "$REPO/samples/as4/swa-856.as4" >"$WORK/to-other.as4"
+check_eq "eb:To another party: refused" 500 "$(post "$WORK/to-other.as4" "$WORK/rto")"
+grep -q 'errorCode="EBMS:0003"' "$WORK/rto" || fail "eb:To: $(head -c 400 "$WORK/rto")"
+grep -q "eb:To party &apos;OTHERHUB&apos; is not this gateway\|eb:To party 'OTHERHUB' is not this gateway" "$WORK/rto" ||
+  fail "eb:To description: $(grep -o '<eb:Description[^<]*' "$WORK/rto")"
+check_eq "eb:To another party: no key, no capture" "0 0" "$(sql "$db" "SELECT (SELECT count(*) FROM idempotency_keys WHERE message_id = 'as4:to-other@acme.example'), (SELECT count(*) FROM captures WHERE message_id = 'as4:to-other@acme.example')" | tr '|' ' ')"
+
 finish

@@ -50,9 +50,14 @@ post() {
     -H "Disposition-Notification-Options: ${4:-signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256}" \
     "http://127.0.0.1:$port/as2"
 }
-report() {  # the MDN's report, verified by openssl (signed) or read as is
+report() {  # the MDN's report: a signed one must verify (no fallback to its unverified text), an unsigned one as is
   { grep -i '^Content-Type:' "$1.headers" | tr -d '\r'; printf '\n'; cat "$1"; } >"$1.eml"
-  openssl cms -verify -in "$1.eml" -CAfile "$C/edihub.crt" -purpose any 2>/dev/null || cat "$1"
+  if grep -qi '^Content-Type: multipart/signed' "$1.headers"; then
+    openssl cms -verify -in "$1.eml" -CAfile "$C/edihub.crt" -purpose any 2>/dev/null ||
+      fail "$1: the signed MDN does not verify against our certificate"
+  else
+    cat "$1"
+  fi
 }
 disposition() { report "$1" | grep -a '^Disposition:' | tr -d '\r'; }
 

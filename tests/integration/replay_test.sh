@@ -73,6 +73,20 @@ timeout 10 "$EDIHUB" serve --config "$WORK/loopy.xml" >/dev/null 2>"$WORK/err"
 check_eq "serve with a looping partners directory: exit" 2 $?
 grep -q "loop.xml" "$WORK/err" || fail "serve loop message: $(cat "$WORK/err")"
 
+# A failed interchange replayed: processed again each time (the cause may have been
+# fixed) until it has failed 5 times; then poison, decided by the gate's claim in
+# the transaction (a replayed file has no quicker look-up before it).
+sed 's/000000901/000000994/g' samples/edi/broken-x12-se-count.edi >"$WORK/poison.edi"
+for i in 1 2 3 4 5; do
+  "$EDIHUB" replay --db "sqlite:$db" --json "$WORK/poison.edi" >"$WORK/poison.$i" 2>/dev/null
+  check_eq "failed interchange, replay $i" rejected "$(sed -n 's/.*"outcome":"\([a-z-]*\)".*/\1/p' "$WORK/poison.$i")"
+done
+"$EDIHUB" replay --db "sqlite:$db" --json "$WORK/poison.edi" >"$WORK/poison.6" 2>/dev/null
+check_eq "the 6th replay: poison" poison "$(sed -n 's/.*"outcome":"\([a-z-]*\)".*/\1/p' "$WORK/poison.6")"
+grep -q '"detail":"failed 5 times: answered with the stored negative acknowledgment"' "$WORK/poison.6" ||
+  fail "poison detail: $(cat "$WORK/poison.6")"
+check_eq "poison: the key's failures" 5 "$(sql "$db" "SELECT failures FROM idempotency_keys WHERE message_id = 'x12:ACMESUPPLY:000000994'")"
+
 # A replay queues acknowledgments that only an outbox worker sends: it says so, and
 # `edihub outbox run` delivers them from this process (no server running).
 mkdir -p "$WORK/ack-partners"
