@@ -1,6 +1,6 @@
 # `cpack` (or `cmake --build build --target package`): a Debian package that installs edihub as
-# a service. /usr/bin/edihub; the gateway config and the demo partner profiles in /etc/edihub
-# (conffiles; the private key 0640 root:edihub through dpkg-statoverride); the systemd units
+# a service. /usr/bin/edihub; the gateway config in /etc/edihub (a conffile; the identity is
+# made per machine by postinst, the demo partners are examples in /usr/share/doc); the systemd units
 # for the server and the nightly purge; the data in /var/lib/edihub, made by postinst with the
 # `edihub` system user. Dependencies from dpkg-shlibdeps. Checked by
 # tests/integration/deb_install_test.sh.
@@ -11,16 +11,25 @@ install(TARGETS edihub RUNTIME DESTINATION bin)
 
 set(EDIHUB_PUBLIC PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
 install(FILES ${EDIHUB_PKG}/edihub.xml DESTINATION /etc/edihub ${EDIHUB_PUBLIC})
+# No key ships: postinst makes the machine's own identity (edihub new-identity) in
+# /etc/edihub/identity. The partners directory starts empty; the demo partners are examples
+# an operator copies in (README, "Install as a service").
+install(DIRECTORY DESTINATION /etc/edihub/partners)
 install(FILES ${PROJECT_SOURCE_DIR}/partners/acme.xml ${PROJECT_SOURCE_DIR}/partners/staedi.xml
-  DESTINATION /etc/edihub/partners ${EDIHUB_PUBLIC})
-# Our identity and the demo partner's certificate; the partner's private key stays out: the
-# gateway never needs it (only the demo sender, tools/send-as2, does).
-install(FILES ${EDIHUB_CERTS}/edihub.crt ${EDIHUB_CERTS}/acme.crt ${EDIHUB_CERTS}/README.md
-  DESTINATION /etc/edihub/partners/certs ${EDIHUB_PUBLIC})
-# Group edihub does not exist when the package is built: postinst sets root:edihub 0640 with
-# dpkg-statoverride, which dpkg keeps on upgrades.
-install(FILES ${EDIHUB_CERTS}/edihub.key DESTINATION /etc/edihub/partners/certs
-  PERMISSIONS OWNER_READ OWNER_WRITE)
+  DESTINATION share/doc/edihub/examples/partners ${EDIHUB_PUBLIC})
+install(FILES ${EDIHUB_CERTS}/acme.crt DESTINATION share/doc/edihub/examples/partners/certs ${EDIHUB_PUBLIC})
+install(FILES ${EDIHUB_PKG}/copyright DESTINATION share/doc/edihub ${EDIHUB_PUBLIC})
+# A native package's changelog, compressed as Debian policy wants it (gzip -9n: reproducible).
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/changelog.gz
+  COMMAND sh -c "gzip -9nc '${EDIHUB_PKG}/changelog' > '${CMAKE_BINARY_DIR}/changelog.gz'"
+  DEPENDS ${EDIHUB_PKG}/changelog VERBATIM)
+add_custom_target(edihub_changelog ALL DEPENDS ${CMAKE_BINARY_DIR}/changelog.gz)
+install(FILES ${CMAKE_BINARY_DIR}/changelog.gz DESTINATION share/doc/edihub ${EDIHUB_PUBLIC})
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/edihub.1.gz
+  COMMAND sh -c "gzip -9nc '${EDIHUB_PKG}/edihub.1' > '${CMAKE_BINARY_DIR}/edihub.1.gz'"
+  DEPENDS ${EDIHUB_PKG}/edihub.1 VERBATIM)
+add_custom_target(edihub_manpage ALL DEPENDS ${CMAKE_BINARY_DIR}/edihub.1.gz)
+install(FILES ${CMAKE_BINARY_DIR}/edihub.1.gz DESTINATION share/man/man1 ${EDIHUB_PUBLIC})
 
 install(FILES ${PROJECT_SOURCE_DIR}/tools/systemd/edihub.service
   ${PROJECT_SOURCE_DIR}/tools/systemd/edihub-purge.service ${PROJECT_SOURCE_DIR}/tools/systemd/edihub-purge.timer
@@ -36,12 +45,13 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION share/doc/edihub ${EDI
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME edihub)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT "edihub maintainers <edihub@localhost>")
+set(CPACK_PACKAGE_CONTACT "edihub maintainers <maintainers@edihub.example.org>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "On-prem EDI gateway (AS2, AS4, X12, EDIFACT) with exactly-once handling")
-set(CPACK_PACKAGE_DESCRIPTION "edihub receives AS2 and AS4 messages carrying X12 and EDIFACT interchanges,\n\
-recognises every retransmission, books despatch advices and invoices exactly once and answers\n\
-each retransmission with the receipt it gave the first time. Runs as the edihub.service\n\
-systemd unit (config in /etc/edihub, data in /var/lib/edihub).")
+set(CPACK_PACKAGE_DESCRIPTION "edihub receives AS2 and AS4 messages carrying X12 and EDIFACT\n\
+interchanges, recognises every retransmission, books despatch advices and\n\
+invoices exactly once and answers each retransmission with the receipt it\n\
+gave the first time. Runs as the edihub.service systemd unit (config in\n\
+/etc/edihub, data in /var/lib/edihub).")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)

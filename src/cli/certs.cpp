@@ -1,5 +1,8 @@
 // `edihub certs`: every certificate the gateway uses, with the days it has left;
 // `edihub hash-password`: the hash a partner's <auth basic-password-hash> holds.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
 
@@ -11,7 +14,9 @@
 #include "src/cli/commands.h"
 #include "src/cli/duration.h"
 #include "src/cli/store_args.h"
+#include "src/common/files.h"
 #include "src/crypto/password.h"
+#include "src/crypto/self_signed.h"
 
 namespace edihub::cli {
 
@@ -83,6 +88,55 @@ bool read_password_line(std::istream& in, std::string* password) {
   if (!std::getline(in, *password)) return false;
   if (!password->empty() && password->back() == '\r') password->pop_back();
   return !password->empty();
+}
+
+const CommandSpec& new_identity_spec() {
+  static const CommandSpec spec{
+      "new-identity",
+      "Makes a new identity: an RSA key and a self-signed certificate, for <identity cert key>.\n"
+      "Neither file may exist (nothing is overwritten); the key is written 0600. Prints the\n"
+      "certificate's SHA-256 fingerprint, which partners compare when they pin it.",
+      "",
+      0,
+      {{"key", "FILE", "the private key to write (PEM)"},
+       {"cert", "FILE", "the certificate to write (PEM)"},
+       {"name", "CN", "the certificate's common name, default EDIHUB"},
+       integer_option("days", "DAYS", "validity, 1 to 36500 days, default 730", 1, 36500),
+       integer_option("bits", "N", "RSA key size, 2048 to 8192, default 3072", 2048, 8192)}};
+  return spec;
+}
+
+int run_new_identity(const Args& args, std::ostream& out, std::ostream& err) {
+  const std::string key = args.value("key"), cert = args.value("cert");
+  if (key.empty() || cert.empty()) {
+    err << "edihub new-identity: give --key FILE and --cert FILE\n";
+    return kUsage;
+  }
+  Result<crypto::NewIdentity> made = crypto::make_self_signed(
+      args.value("name", "EDIHUB"), static_cast<int>(*args.integer("bits", 3072)),
+      static_cast<int>(*args.integer("days", 730)));
+  if (!made.is_ok()) {
+    err << "edihub new-identity: " << made.status().message() << "\n";
+    return kUsage;
+  }
+  // Neither is ever replaced: a key partners already trust must not vanish by a typo.
+  struct stat st {};
+  for (const std::string& f : {key, cert})
+    if (::lstat(f.c_str(), &st) == 0) {
+      err << "edihub new-identity: " << f << " exists: not replaced\n";
+      return kProblems;
+    }
+  if (Status s = write_new_file(key, made->key_pem, 0600); !s.is_ok()) {
+    err << "edihub new-identity: " << s.message() << "\n";
+    return kProblems;
+  }
+  if (Status s = write_new_file(cert, made->certificate_pem, 0644); !s.is_ok()) {
+    ::unlink(key.c_str());
+    err << "edihub new-identity: " << s.message() << "\n";
+    return kProblems;
+  }
+  out << "new identity: " << cert << " (sha256 " << made->sha256 << "), key " << key << "\n";
+  return kOk;
 }
 
 int run_hash_password(const Args&, std::ostream& out, std::ostream& err) {

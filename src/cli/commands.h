@@ -66,6 +66,8 @@ using receivers::days_left;             // src/receivers/credentials.h
 using receivers::kCertificateWarnDays;
 
 const CommandSpec& hash_password_spec();
+const CommandSpec& new_identity_spec();
+int run_new_identity(const Args& args, std::ostream& out, std::ostream& err);
 // `echo PASSWORD | edihub hash-password`: the <auth basic-password-hash> of a partner.
 int run_hash_password(const Args& args, std::ostream& out, std::ostream& err);
 // One line from `in` without its line end; false when there is none or it is empty.

@@ -23,6 +23,7 @@ const std::vector<Command>& commands() {
       {edihub::cli::status_spec(), edihub::cli::run_status},
       {edihub::cli::certs_spec(), edihub::cli::run_certs},
       {edihub::cli::hash_password_spec(), edihub::cli::run_hash_password},
+      {edihub::cli::new_identity_spec(), edihub::cli::run_new_identity},
       {edihub::cli::operator_spec(), edihub::cli::run_operator},
       {edihub::cli::archive_spec(), edihub::cli::run_archive},
       {edihub::cli::outbox_spec(), edihub::cli::run_outbox},

@@ -73,4 +73,24 @@ Status write_file_whole(const std::string& dir, const std::string& name, std::st
   return Status::ok();
 }
 
+Status write_new_file(const std::string& path, std::string_view bytes, mode_t mode) {
+  Fd f{::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)};
+  if (f.fd < 0)
+    return errno == EEXIST ? Status::invalid(path + " exists: not replaced") : Status::transient(why(path));
+  for (size_t written = 0; written < bytes.size();) {
+    const ssize_t n = ::write(f.fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ::unlink(path.c_str());
+      return Status::transient(why(path));
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (::fsync(f.fd) != 0) {
+    ::unlink(path.c_str());
+    return Status::transient(why(path));
+  }
+  return Status::ok();
+}
+
 }  // namespace edihub

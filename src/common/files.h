@@ -22,4 +22,9 @@ namespace edihub {
 // file system refused (permissions, a full disk, an I/O error).
 Status write_file_whole(const std::string& dir, const std::string& name, std::string_view bytes, mode_t mode = 0640);
 
+// Creates `path` holding `bytes` (fsync'ed), only if nothing is there: a file,
+// a link or anything else at `path` is refused (Invalid, naming it), never
+// replaced or followed. For what must never be overwritten (a private key).
+Status write_new_file(const std::string& path, std::string_view bytes, mode_t mode);
+
 }  // namespace edihub

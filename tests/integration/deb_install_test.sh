@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The .deb as an operator installs it (cmake/packaging.cmake): cpack on the build directory,
 # `dpkg -i` on this machine, then what it installed: /usr/bin/edihub, the `edihub` system user,
-# /etc/edihub (conffiles; the private key root:edihub 0640), /var/lib/edihub owned by edihub,
-# the units (`systemd-analyze verify` where it exists) enabled. The server unit's own
+# /etc/edihub (the config a conffile; the machine's own identity made by postinst, root:edihub
+# 0640, never the demo key; the demo partners only as examples, copied in here to send as acme),
+# /var/lib/edihub owned by edihub, the units (`systemd-analyze verify` where it exists) enabled;
+# lintian finds nothing. The server unit's own
 # ExecStart runs as the edihub user on the installed config (its port overridden with --port 0)
 # and answers a signed and encrypted AS2 message with a signed positive MDN; the store file it
 # made belongs to edihub; the purge unit's ExecStart runs too. A second `dpkg -i` (an upgrade)
-# keeps user, modes and data; `dpkg --purge` removes /etc/edihub and /var/lib/edihub.
+# keeps user, modes, identity and data; `dpkg --purge` removes /etc/edihub and /var/lib/edihub,
+# and an installation after it makes another identity.
 # Installs system-wide: needs root (CI runs on a throwaway machine), skipped otherwise, and
 # skipped where an edihub package or /var/lib/edihub is there already (it would be purged).
 source "$(dirname "$0")/lib.sh"
@@ -65,6 +68,15 @@ echo "Depends: $(dpkg-deb -f "$deb" Depends)"
 dpkg-deb -f "$deb" Depends | grep -q 'adduser' || fail "Depends has no adduser"
 dpkg-deb -f "$deb" Depends | grep -q 'libssl3' || fail "Depends from dpkg-shlibdeps: no libssl3"
 check_eq "conffiles" "$(cat "$REPO/tools/packaging/conffiles")" "$(dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles)"
+dpkg-deb -c "$deb" | grep -q 'edihub\.key' && fail "a private key ships in the package: $(dpkg-deb -c "$deb" | grep '\.key')"
+if command -v lintian >/dev/null; then
+  lintian --fail-on error,warning "$deb" >"$WORK/lintian.out" 2>&1
+  lint=$?
+  grep -v '^running with root privileges' "$WORK/lintian.out" | sed 's/^/lintian: /'
+  check_eq "lintian (errors and warnings)" 0 "$lint"
+else
+  echo "lintian is not installed (tools/setup installs it): the package is not linted"
+fi
 
 dpkg -i "$deb" >"$WORK/install.out" 2>&1 || { echo "dpkg -i failed: $(cat "$WORK/install.out")"; exit 1; }
 check_eq "package state" "install ok installed" "$(dpkg-query -W -f='${Status}' edihub)"
@@ -83,15 +95,26 @@ case $(getent passwd edihub | cut -d: -f7) in
 esac
 mode() { stat -c '%U:%G %a' "$1" 2>/dev/null || echo "missing"; }
 check_eq "/etc/edihub/edihub.xml" "root:root 644" "$(mode /etc/edihub/edihub.xml)"
-check_eq "partner profile" "root:root 644" "$(mode /etc/edihub/partners/acme.xml)"
-check_eq "identity certificate" "root:root 644" "$(mode /etc/edihub/partners/certs/edihub.crt)"
-check_eq "partner certificate" "root:root 644" "$(mode /etc/edihub/partners/certs/acme.crt)"
-check_eq "identity key" "root:edihub 640" "$(mode /etc/edihub/partners/certs/edihub.key)"
-[[ -e /etc/edihub/partners/certs/acme.key ]] && fail "the demo partner's private key is installed"
+check_eq "identity directory" "root:edihub 750" "$(mode /etc/edihub/identity)"
+check_eq "identity certificate" "root:root 644" "$(mode /etc/edihub/identity/edihub.crt)"
+check_eq "identity key" "root:edihub 640" "$(mode /etc/edihub/identity/edihub.key)"
+fingerprint() { openssl x509 -in "$1" -outform DER 2>/dev/null | sha256sum | cut -d' ' -f1; }
+first_identity=$(fingerprint /etc/edihub/identity/edihub.crt)
+[[ -n $first_identity && $first_identity != "$(fingerprint "$REPO/partners/certs/edihub.crt")" ]] ||
+  fail "the installed identity is the demo one (or none): $first_identity"
+cmp -s /etc/edihub/identity/edihub.key "$REPO/partners/certs/edihub.key" && fail "the installed key is the demo key"
+grep -q "new identity: /etc/edihub/identity/edihub.crt (sha256 $first_identity)" "$WORK/install.out" ||
+  fail "postinst did not print the new identity's fingerprint: $(cat "$WORK/install.out")"
+check_eq "no partner is loaded until enabled" "" "$(ls /etc/edihub/partners)"
+[[ -f /usr/share/doc/edihub/examples/partners/acme.xml ]] || fail "no demo partner among the examples"
+[[ -f /usr/share/doc/edihub/copyright && -f /usr/share/doc/edihub/changelog.gz ]] || fail "no copyright or changelog"
 check_eq "/var/lib/edihub" "edihub:edihub 750" "$(mode /var/lib/edihub)"
-for f in /etc/edihub/edihub.xml /etc/edihub/partners/certs/edihub.key; do
-  dpkg-query --showformat='${Conffiles}\n' --show edihub | grep -q " $f " || fail "$f is not a conffile"
-done
+dpkg-query --showformat='${Conffiles}\n' --show edihub | grep -q " /etc/edihub/edihub.xml " ||
+  fail "/etc/edihub/edihub.xml is not a conffile"
+# The demo partner, enabled as the README says: its profile and certificate copied in.
+install -d -m 755 /etc/edihub/partners/certs
+install -m 644 /usr/share/doc/edihub/examples/partners/acme.xml /etc/edihub/partners/
+install -m 644 /usr/share/doc/edihub/examples/partners/certs/acme.crt /etc/edihub/partners/certs/
 for unit in edihub.service edihub-purge.service edihub-purge.timer; do
   [[ -f /lib/systemd/system/$unit ]] || fail "no /lib/systemd/system/$unit"
 done
@@ -147,8 +170,8 @@ check_eq "readyz" 200 "$(curl -s -o /dev/null -w '%{http_code}' --retry 20 --ret
   "http://127.0.0.1:$port/readyz")"
 
 # One message as the demo partner sends it: signed with acme's key (from the repository, not
-# installed), encrypted to the installed identity certificate.
-C=/etc/edihub/partners/certs
+# installed), encrypted to the identity this installation made.
+C=/etc/edihub/identity
 entity="$WORK/m1.entity"
 { printf 'Content-Type: application/edi-x12\r\n\r\n'; cat "$REPO/samples/edi/x12-810-004010.edi"; } >"$entity"
 openssl cms -sign -binary -md sha256 -signer "$REPO/partners/certs/acme.crt" -inkey "$REPO/partners/certs/acme.key" \
@@ -197,7 +220,8 @@ server=""
 # An upgrade (the same package again): user, modes and data stay.
 dpkg -i "$deb" >"$WORK/reinstall.out" 2>&1 || fail "second dpkg -i: $(cat "$WORK/reinstall.out")"
 check_eq "uid after upgrade" "$uid" "$(id -u edihub)"
-check_eq "identity key after upgrade" "root:edihub 640" "$(mode /etc/edihub/partners/certs/edihub.key)"
+check_eq "identity key after upgrade" "root:edihub 640" "$(mode /etc/edihub/identity/edihub.key)"
+check_eq "identity after upgrade: the same" "$first_identity" "$(fingerprint /etc/edihub/identity/edihub.crt)"
 check_eq "store after upgrade" edihub:edihub "$(stat -c %U:%G /var/lib/edihub/edihub.db 2>/dev/null)"
 
 # Purge: the configuration, the data and the unit state go.
@@ -207,6 +231,13 @@ for gone in /usr/bin/edihub /etc/edihub /var/lib/edihub /lib/systemd/system/edih
   /etc/systemd/system/multi-user.target.wants/edihub.service /etc/systemd/system/timers.target.wants/edihub-purge.timer; do
   [[ -e $gone || -L $gone ]] && fail "$gone is still there after purge"
 done
-dpkg-statoverride --list /etc/edihub/partners/certs/edihub.key >/dev/null && fail "statoverride left after purge"
+# Another installation: another identity, never the same key twice.
+dpkg -i "$deb" >"$WORK/install2.out" 2>&1 || fail "dpkg -i after purge: $(cat "$WORK/install2.out")"
+second_identity=$(fingerprint /etc/edihub/identity/edihub.crt)
+[[ -n $second_identity && $second_identity != "$first_identity" ]] ||
+  fail "the second installation's identity is the first's: $second_identity"
+echo "identities: $first_identity, then $second_identity"
+dpkg --purge edihub >"$WORK/purge-pkg2.out" 2>&1 || fail "second dpkg --purge: $(cat "$WORK/purge-pkg2.out")"
+[[ -e /etc/edihub ]] && fail "/etc/edihub is still there after the second purge"
 echo "deb_install_test: $((SECONDS - start)) s"
 finish
