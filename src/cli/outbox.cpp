@@ -49,23 +49,21 @@ int64_t parse_id(const std::string& text) { return whole_number(text).value_or(0
 
 // `edihub outbox run`: what a server would deliver, once, from this process.
 int run_once(const Args& command_line, std::ostream& out, std::ostream& err) {
-  Result<config::Gateway> gw = load_gateway(command_line);
-  if (!gw.is_ok()) {
-    err << "edihub outbox: " << gw.status().message() << "\n";
-    return kUsage;
-  }
-  const Args args = with_config_defaults(command_line, gw.value());
+  std::optional<GatewayArgs> ga = gateway_args(command_line, err, "outbox");
+  if (!ga) return kUsage;
+  config::Gateway* gw = &ga->gateway;
+  const Args& args = ga->args;
   gw->store_uri = args.value("db", kDefaultDb);
   auto partners = load_partners_from(args, err, "outbox");
   if (!partners) return kUsage;
   partners->default_documents(gw->documents);
-  Result<as2::Settings> as2 = as2::Settings::from_config(gw.value(), partners.value());
+  Result<as2::Settings> as2 = as2::Settings::from_config(*gw, partners.value());
   if (!as2.is_ok()) {
     err << "edihub outbox: " << as2.status().message() << "\n";
     return kUsage;
   }
   curl_global_init(CURL_GLOBAL_DEFAULT);
-  server::GatewayOutbox outbox(gw.value(), partners.value(), as2.value());
+  server::GatewayOutbox outbox(*gw, partners.value(), as2.value());
   Result<server::OutboxDelivery::Drained> d = outbox.delivery().drain();
   if (!d.is_ok()) {
     err << "edihub outbox: " << d.status().message() << "\n";

@@ -57,12 +57,10 @@ const CommandSpec& purge_spec() {
 int run_purge(const Args& command_line, std::ostream& out, std::ostream& err) {
   // Every value was checked by the option parser (ranges, "never"): nothing
   // here reads an operator's typo as a number.
-  Result<config::Gateway> gw = load_gateway(command_line);
-  if (!gw.is_ok()) {
-    err << "edihub purge: " << gw.status().message() << "\n";
-    return kUsage;
-  }
-  const Args args = with_config_defaults(command_line, gw.value());
+  std::optional<GatewayArgs> ga = gateway_args(command_line, err, "purge");
+  if (!ga) return kUsage;
+  const config::Gateway* gw = &ga->gateway;
+  const Args& args = ga->args;
   const std::optional<int64_t> older_than = args.duration_ms("older-than");
   const int batch = static_cast<int>(*args.integer("batch", 1000));  // at most 1000000
   // nullopt: kept forever ("never").
@@ -163,36 +161,28 @@ int run_purge(const Args& command_line, std::ostream& out, std::ostream& err) {
           << (live ? ", kept " + std::to_string(live) + " with a live lease" : "") << "; "
           << (dry_run ? "would drop " : "dropped ") << dropped << " receipts older than " << receipt_days << "d\n";
   }
-  const int64_t message_cutoff = now.value() - (older_than ? *older_than : kMessageRetentionDays * kDay);
-  Result<int64_t> messages_purged = drain([&] { return store->purge_messages(message_cutoff, batch, dry_run); });
-  if (!messages_purged.is_ok()) {
-    err << "edihub purge: " << messages_purged.status().message() << "\n";
-    return kStoreUnavailable;
-  }
-  int64_t messages = messages_purged.value();
-  // Archived requests: captures in the store older than their retention
-  // ("never": none, whatever --older-than says).
-  int64_t archives = 0;
-  if (archive_days) {
-    const int64_t capture_cutoff = now.value() - (older_than ? *older_than : *archive_days * kDay);
-    Result<int64_t> archives_purged = drain([&] { return store->purge_captures(capture_cutoff, batch, dry_run); });
-    if (!archives_purged.is_ok()) {
-      err << "edihub purge: " << archives_purged.status().message() << "\n";
+  // One kind of row older than `days` (or --older-than), in batches; none
+  // when `days` is "never" (whatever --older-than says).
+  auto purge_older = [&](std::optional<int64_t> days,
+                         const std::function<Result<int64_t>(int64_t cutoff)>& purge) -> Result<int64_t> {
+    if (!days) return int64_t{0};
+    const int64_t cutoff = now.value() - (older_than ? *older_than : *days * kDay);
+    return drain([&] { return purge(cutoff); });
+  };
+  Result<int64_t> messages_purged = purge_older(
+      kMessageRetentionDays, [&](int64_t cutoff) { return store->purge_messages(cutoff, batch, dry_run); });
+  // Archived requests (captures in the store), and outbox rows done with (delivered, cancelled).
+  Result<int64_t> archives_purged =
+      purge_older(archive_days, [&](int64_t cutoff) { return store->purge_captures(cutoff, batch, dry_run); });
+  Result<int64_t> outbox_purged =
+      purge_older(outbox_days, [&](int64_t cutoff) { return store->purge_outbox(cutoff, batch, dry_run); });
+  for (const Result<int64_t>* r : {&messages_purged, &archives_purged, &outbox_purged})
+    if (!r->is_ok()) {
+      err << "edihub purge: " << r->status().message() << "\n";
       return kStoreUnavailable;
     }
-    archives = archives_purged.value();
-  }
-  // Outbox rows that are done with: delivered or cancelled.
-  int64_t outbox_rows = 0;
-  if (outbox_days) {
-    const int64_t outbox_cutoff = now.value() - (older_than ? *older_than : *outbox_days * kDay);
-    Result<int64_t> outbox_rows_purged = drain([&] { return store->purge_outbox(outbox_cutoff, batch, dry_run); });
-    if (!outbox_rows_purged.is_ok()) {
-      err << "edihub purge: " << outbox_rows_purged.status().message() << "\n";
-      return kStoreUnavailable;
-    }
-    outbox_rows = outbox_rows_purged.value();
-  }
+  const int64_t messages = messages_purged.value(), outbox_rows = outbox_purged.value();
+  int64_t archives = archives_purged.value();
   // Lease owners silent for a day that hold nothing (a row per process start).
   auto owners = store->purge_lease_owners(now.value() - kDay, dry_run);
   if (!owners.is_ok()) {

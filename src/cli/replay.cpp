@@ -111,12 +111,10 @@ int run_replay(const Args& command_line, std::ostream& out, std::ostream& err) {
   // Checked by the option parser: durations within their range.
   if (auto lease = command_line.duration_ms("lease")) options.lease_ms = *lease;
   if (auto wait = command_line.duration_ms("wait")) options.inflight_wait_ms = *wait;
-  Result<config::Gateway> gw = load_gateway(command_line);
-  if (!gw.is_ok()) {
-    err << "edihub replay: " << gw.status().message() << "\n";
-    return kUsage;
-  }
-  const Args args = with_config_defaults(command_line, gw.value());
+  std::optional<GatewayArgs> ga = gateway_args(command_line, err, "replay");
+  if (!ga) return kUsage;
+  const config::Gateway* gw = &ga->gateway;
+  const Args& args = ga->args;
   Result<std::vector<std::string>> files = list_files(args.positional);
   if (!files.is_ok()) {
     err << "edihub replay: " << files.status().message() << "\n";
@@ -153,7 +151,7 @@ int run_replay(const Args& command_line, std::ostream& out, std::ostream& err) {
   context.transport = "replay";
   context.ours = &gw->edi_ids;
   if (!args.value("partner").empty()) context.expected_partner = args.value("partner");
-  replay::Replayer replayer(context, *store, [&] { return load_settings(gw.value(), *partners); });
+  replay::Replayer replayer(context, *store, [&] { return load_settings(*gw, *partners); });
 
   bool problems = false, store_trouble = false;
   const std::string mdn_out = args.value("mdn-out");

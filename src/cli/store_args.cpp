@@ -44,6 +44,16 @@ Args with_config_defaults(const Args& args, const config::Gateway& gw) {
   return out;
 }
 
+std::optional<GatewayArgs> gateway_args(const Args& command_line, std::ostream& err, const char* command) {
+  Result<config::Gateway> gw = load_gateway(command_line);
+  if (!gw.is_ok()) {
+    err << "edihub " << command << ": " << gw.status().message() << "\n";
+    return std::nullopt;
+  }
+  Args args = with_config_defaults(command_line, gw.value());
+  return GatewayArgs{std::move(gw.value()), std::move(args)};
+}
+
 Result<config::Gateway> load_gateway(const Args& args) {
   if (args.value("config").empty()) return config::Gateway::defaults();
   return config::Gateway::load(args.value("config"));

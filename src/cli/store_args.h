@@ -36,6 +36,14 @@ Result<config::Gateway> load_gateway(const Args& args);
 // server's store and profiles, as `serve` does).
 Args with_config_defaults(const Args& args, const config::Gateway& gw);
 
+// The gateway config (--config, or the demo one) and the command line with
+// its defaults (with_config_defaults). On failure prints why and returns nullopt.
+struct GatewayArgs {
+  config::Gateway gateway;
+  Args args;
+};
+std::optional<GatewayArgs> gateway_args(const Args& command_line, std::ostream& err, const char* command);
+
 // The certificates in use (--config's identities, --partners or the config's
 // partners dir), for `certs` and `status`. On failure prints why and returns nullopt.
 std::optional<std::vector<receivers::CertificateInUse>> certificates_from(const Args& args, std::ostream& err,
