@@ -65,6 +65,18 @@ struct Fixture {
   }
 };
 
+// A processed AS2 message's row in the message log, from acme.
+store::MessageLog as2_row(const std::string& message_id) {
+  store::MessageLog row;
+  row.partner_id = "acme";
+  row.protocol = "as2";
+  row.transport = "http";
+  row.transport_id = message_id;
+  row.message_id = "as2:" + message_id;
+  row.outcome = Outcome::Processed;
+  return row;
+}
+
 }  // namespace
 
 TEST_CASE("console html: markup, quotes and control bytes from a partner are text") {
@@ -176,13 +188,7 @@ TEST_CASE("console: a partner's credentials in a capture are never shown nor dow
                         tx.archive({"acme", "as2", "as2:<c@x>", crypto::RawDigest::of("x"), head, "body"});
                     if (!id.is_ok()) return id.status();
                     capture = id.value();
-                    store::MessageLog row;
-                    row.partner_id = "acme";
-                    row.protocol = "as2";
-                    row.transport = "http";
-                    row.transport_id = "<c@x>";
-                    row.message_id = "as2:<c@x>";
-                    row.outcome = Outcome::Processed;
+                    store::MessageLog row = as2_row("<c@x>");
                     row.capture_id = capture;
                     return tx.log({row});
                   },
@@ -205,13 +211,7 @@ TEST_CASE("console: a partner's credentials in a capture are never shown nor dow
 
 TEST_CASE("console truths: interchanges counted, bad dates refused, search text trimmed, forms in our words") {
   Fixture f;
-  store::MessageLog transport;
-  transport.partner_id = "acme";
-  transport.protocol = "as2";
-  transport.transport = "http";
-  transport.transport_id = "<t1@acme>";
-  transport.message_id = "as2:<t1@acme>";
-  transport.outcome = Outcome::Processed;
+  const store::MessageLog transport = as2_row("<t1@acme>");
   std::vector<store::MessageLog> rows{transport};
   for (int i = 0; i < 5; ++i) {
     store::MessageLog ic = transport;
