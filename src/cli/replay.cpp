@@ -175,7 +175,7 @@ int run_replay(const Args& command_line, std::ostream& out, std::ostream& err) {
     });
     if (!ran.is_ok()) {
       // The identities for a capture cannot be loaded: nothing else can work either.
-      if (ran.message().rfind(file, 0) != 0) {
+      if (ran.code() == Code::Configuration) {
         err << "edihub replay: " << ran.message() << "\n";
         return kUsage;
       }

@@ -145,10 +145,10 @@ Result<PrivateKey> PrivateKey::load_pem_file(const std::string& path) {
 
 Result<std::string> decrypt(std::string_view der, const std::vector<Identity>& identities) {
   Result<CmsPtr> cms = read_der(der, "enveloped-data");
-  if (!cms.is_ok()) return Status::invalid("decryption-failed: " + cms.status().message());
+  if (!cms.is_ok()) return Status::invalid(Code::DecryptionFailed, "decryption-failed: " + cms.status().message());
   const int type = OBJ_obj2nid(CMS_get0_type(cms->get()));
   if (type != NID_pkcs7_enveloped && type != NID_id_smime_ct_authEnvelopedData)
-    return Status::invalid("decryption-failed: the CMS content is not (auth-)enveloped-data");
+    return Status::invalid(Code::DecryptionFailed, "decryption-failed: the CMS content is not (auth-)enveloped-data");
   std::string reasons;
   for (const Identity& id : identities) {
     BioPtr out = output_bio();
@@ -156,16 +156,16 @@ Result<std::string> decrypt(std::string_view der, const std::vector<Identity>& i
       return contents(out.get());
     reasons = openssl_errors();
   }
-  return Status::invalid("decryption-failed: not addressed to any of our " +
+  return Status::invalid(Code::DecryptionFailed, "decryption-failed: not addressed to any of our " +
                          std::to_string(identities.size()) + " certificates (" + reasons + ")");
 }
 
 Result<Verified> verify_detached(std::string_view content, std::string_view signature_der,
                                  const std::vector<Certificate>& allowed) {
   Result<CmsPtr> cms = read_der(signature_der, "signature");
-  if (!cms.is_ok()) return Status::invalid("integrity-check-failed: " + cms.status().message());
+  if (!cms.is_ok()) return Status::invalid(Code::IntegrityCheckFailed, "integrity-check-failed: " + cms.status().message());
   if (OBJ_obj2nid(CMS_get0_type(cms->get())) != NID_pkcs7_signed)
-    return Status::invalid("authentication-failed: the signature is not CMS signed-data");
+    return Status::invalid(Code::AuthenticationFailed, "authentication-failed: the signature is not CMS signed-data");
   std::unique_ptr<STACK_OF(X509), void (*)(STACK_OF(X509)*)> certs(sk_X509_new_null(),
                                                                    [](STACK_OF(X509)* s) { sk_X509_free(s); });
   for (const Certificate& c : allowed) sk_X509_push(certs.get(), c.get());
@@ -181,15 +181,15 @@ Result<Verified> verify_detached(std::string_view content, std::string_view sign
   if (CMS_verify(cms->get(), certs.get(), store.get(), data.get(), nullptr, flags) != 1) {
     if (ERR_GET_REASON(ERR_peek_error()) == CMS_R_SIGNER_CERTIFICATE_NOT_FOUND) {
       ERR_clear_error();
-      return Status::invalid("authentication-failed: signed by a certificate this partner does not list");
+      return Status::invalid(Code::AuthenticationFailed, "authentication-failed: signed by a certificate this partner does not list");
     }
-    return Status::invalid("integrity-check-failed: the signature does not match the content (" +
+    return Status::invalid(Code::IntegrityCheckFailed, "integrity-check-failed: the signature does not match the content (" +
                            openssl_errors() + ")");
   }
   std::unique_ptr<STACK_OF(X509), void (*)(STACK_OF(X509)*)> signers(
       CMS_get0_signers(cms->get()), [](STACK_OF(X509)* s) { sk_X509_free(s); });
   if (!signers || sk_X509_num(signers.get()) != 1)
-    return Status::invalid("authentication-failed: expected exactly one signer");
+    return Status::invalid(Code::AuthenticationFailed, "authentication-failed: expected exactly one signer");
   X509* signer = sk_X509_value(signers.get(), 0);
   Verified v;
   bool known = false;
@@ -199,7 +199,7 @@ Result<Verified> verify_detached(std::string_view content, std::string_view sign
       known = true;
     }
   }
-  if (!known) return Status::invalid("authentication-failed: signed by a certificate this partner does not list");
+  if (!known) return Status::invalid(Code::AuthenticationFailed, "authentication-failed: signed by a certificate this partner does not list");
   CMS_SignerInfo* si = sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms->get()), 0);
   X509_ALGOR* alg = nullptr;
   CMS_SignerInfo_get0_algs(si, nullptr, nullptr, &alg, nullptr);
@@ -211,19 +211,19 @@ Result<Verified> verify_detached(std::string_view content, std::string_view sign
 
 Result<std::string> decompress(std::string_view der, Lease& lease) {
   Result<CmsPtr> cms = read_der(der, "compressed-data");
-  if (!cms.is_ok()) return Status::invalid("decompression-failed: " + cms.status().message());
+  if (!cms.is_ok()) return Status::invalid(Code::DecompressionFailed, "decompression-failed: " + cms.status().message());
   if (OBJ_obj2nid(CMS_get0_type(cms->get())) != NID_id_smime_ct_compressedData)
-    return Status::invalid("decompression-failed: the CMS content is not compressed-data");
+    return Status::invalid(Code::DecompressionFailed, "decompression-failed: the CMS content is not compressed-data");
   // This OpenSSL has no zlib: read the structure with OpenSSL, inflate with zlib.
   ASN1_OCTET_STRING** content = CMS_get0_content(cms->get());
   if (content == nullptr || *content == nullptr)
-    return Status::invalid("decompression-failed: compressed-data without content");
+    return Status::invalid(Code::DecompressionFailed, "decompression-failed: compressed-data without content");
   Result<std::string> out = inflate(
       std::string_view(reinterpret_cast<const char*>(ASN1_STRING_get0_data(*content)),
                        static_cast<size_t>(ASN1_STRING_length(*content))),
       Wrapping::Zlib, lease);
   if (!out.is_ok() && out.status().kind() == Status::Kind::Invalid)
-    return Status::invalid("decompression-failed: " + out.status().message());
+    return Status::invalid(Code::DecompressionFailed, "decompression-failed: " + out.status().message());
   return out;
 }
 

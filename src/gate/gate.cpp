@@ -70,7 +70,7 @@ Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
           step = r.value();
           if (step == Step::Commit) return Status::ok();
           rolled_back = true;
-          return Status::invalid("rolled back");  // makes transact() roll back; never seen outside
+          return Status::invalid(Code::RolledBack, "rolled back by the gate");  // transact() rolls back; never seen outside
         },
         // At least a little: a busy store still gets a chance at the lock.
         std::max<int64_t>(left_ms(), 50));
@@ -101,9 +101,9 @@ Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
       poll_ms = std::min<int64_t>(poll_ms * 2, 200);
       continue;
     }
-    if (s.kind() == Status::Kind::Transient && s.message().rfind("store busy", 0) == 0 && left_ms() == 0)
-      return Status::transient("store busy: no write lock within " + std::to_string(options_.inflight_wait_ms) +
-                               " ms");
+    if (s.code() == Code::StoreBusy && left_ms() == 0)
+      return Status::transient(Code::StoreBusy, "store busy: no write lock within " +
+                                                    std::to_string(options_.inflight_wait_ms) + " ms");
     return s;
   }
 }

@@ -9,27 +9,6 @@ namespace edihub::gate {
 
 namespace {
 
-struct Row {
-  Failure failure;
-  std::string_view modifier;  // AS2, and the prefix unwrap stages put on a Status message
-  std::string_view ebms;
-};
-
-constexpr Row kRows[] = {
-    {Failure::DecryptionFailed, "decryption-failed", "EBMS:0102"},
-    {Failure::AuthenticationFailed, "authentication-failed", "EBMS:0101"},
-    {Failure::IntegrityCheckFailed, "integrity-check-failed", "EBMS:0101"},
-    {Failure::DecompressionFailed, "decompression-failed", "EBMS:0303"},
-    {Failure::InsufficientSecurity, "insufficient-message-security", "EBMS:0103"},
-    {Failure::Malformed, "unexpected-processing-error", "EBMS:0009"},
-    {Failure::NotEdi, "unexpected-processing-error", "EBMS:0004"},
-    {Failure::Configuration, "unexpected-processing-error", "EBMS:0004"},
-    // The signed message is the partner's, what it says is not: as RFC 4130
-    // has no modifier of its own for it, the nearest; AS4: ValueInconsistent.
-    {Failure::SenderNotAuthorized, "authentication-failed", "EBMS:0003"},
-    {Failure::NotAddressedToUs, "unexpected-processing-error", "EBMS:0003"},
-};
-
 std::string utc(const char* format) {
   std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -50,29 +29,14 @@ x12::AckEnvelope x12_envelope(int64_t number, const AckParties& parties) {
 
 }  // namespace
 
-Failure failure_from(std::string_view message) {
-  for (const Row& r : kRows)
-    if (r.failure != Failure::Malformed && message.substr(0, r.modifier.size()) == r.modifier &&
-        r.modifier != "unexpected-processing-error")
-      return r.failure;
-  return Failure::Malformed;
-}
-
-std::string_view as2_modifier(Failure f) {
-  for (const Row& r : kRows)
-    if (r.failure == f) return r.modifier;
-  return "unexpected-processing-error";
-}
-
-std::string_view ebms_code(Failure f) {
-  for (const Row& r : kRows)
-    if (r.failure == f) return r.ebms;
-  return "EBMS:0004";
-}
-
-int http_status(Outcome outcome, bool as4_error) {
-  if (is_transient(outcome)) return 503;
-  return as4_error ? 500 : 200;
+Failure failure_of(Code code) {
+  switch (code) {
+    case Code::DecryptionFailed: return Failure::DecryptionFailed;
+    case Code::AuthenticationFailed: return Failure::AuthenticationFailed;
+    case Code::IntegrityCheckFailed: return Failure::IntegrityCheckFailed;
+    case Code::DecompressionFailed: return Failure::DecompressionFailed;
+    default: return Failure::Malformed;
+  }
 }
 
 std::string_view acknowledgment_kind(const edi::Interchange& ic, bool duplicate,

@@ -1,7 +1,8 @@
-// The receipt policy, in one place: how an outcome (and, for a refused
-// message, its failure) is answered on each way in: the functional
-// acknowledgment of an interchange, the AS2 MDN disposition, the AS4 EBMS
-// error, and the HTTP status.
+// The receipt policy, protocol-blind: why a message is refused for good
+// (Failure, decided from the error's code), and the functional
+// acknowledgment of an interchange. How each protocol says a Failure (the AS2
+// disposition modifier, the AS4 EBMS code, the HTTP status) is the protocol's:
+// receivers/as2/mdn.h, receivers/as4/as4.h, receivers/http.h.
 #pragma once
 
 #include <cstdint>
@@ -33,20 +34,9 @@ enum class Failure {
   NotAddressedToUs,
 };
 
-// The failure a Status message starts with ("decryption-failed: ..."), as
-// the unwrap stages write them; Malformed when none.
-Failure failure_from(std::string_view message);
-
-// The AS2 disposition modifier (RFC 4130 7.4.3, RFC 8098): processed/error: <it>.
-std::string_view as2_modifier(Failure f);
-// The ebMS 3.0 error code (EBMS:0101 FailedAuthentication ...).
-std::string_view ebms_code(Failure f);
-
-// The HTTP status of an answer: receipts (positive or negative MDNs, AS4
-// Receipts) are 200, AS4 errors 500, "retry later" 503.
-int http_status(Outcome outcome, bool as4_error);
-// Seconds in Retry-After for a transient answer.
-inline constexpr int kRetryAfterSeconds = 30;
+// The failure a permanent error's code stands for (crypto's and unwrap's:
+// Code::DecryptionFailed ...); Malformed for any other. Never read from the message.
+Failure failure_of(Code code);
 
 // The functional acknowledgment of `ic` (its errors decide accept or reject)
 // with control number `number` (from the sequences table): TA1 for an

@@ -26,7 +26,8 @@ Result<int64_t> archive(store::Transaction& tx, const TransportWork& w) {
 
 Status queue_async(store::Transaction& tx, const TransportWork& w, const store::Receipt& receipt) {
   if (w.async_destination.empty()) return Status::ok();
-  return tx.enqueue(async_receipt(w.claim.key, w.async_destination, receipt));
+  return tx.enqueue(async_receipt(w.claim.key, w.async_destination,
+                                  w.receipt_message_id ? w.receipt_message_id(receipt) : "", receipt));
 }
 
 // Answers a transport key found settled (duplicate, poison, unverifiable
@@ -207,14 +208,9 @@ TransportResult admit_leased(Gate& gate, store::KeyStore& store, const Transport
 }  // namespace
 
 store::OutboxItem async_receipt(const store::MessageKey& key, const std::string& destination,
-                                const store::Receipt& receipt) {
-  std::string message_id = key.message_id;
-  const std::string_view marker = "Message-ID: ";
-  if (size_t at = receipt.headers.find(marker); at != std::string::npos) {
-    size_t end = receipt.headers.find("\r\n", at);
-    message_id = receipt.headers.substr(at + marker.size(), end - at - marker.size());
-  }
-  return {key.partner_id, "mdn", key.message_id, "http", destination, message_id, receipt.headers, receipt.body};
+                                const std::string& message_id, const store::Receipt& receipt) {
+  return {key.partner_id, "mdn", key.message_id, "http", destination, message_id.empty() ? key.message_id : message_id,
+          receipt.headers, receipt.body};
 }
 
 store::MessageLog transport_row(const TransportWork& w, Outcome outcome, const std::string& detail,

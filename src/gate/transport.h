@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ struct TransportWork {
   std::vector<InterchangeWork> interchanges;
   std::optional<store::CaptureRef> capture;
   std::string async_destination;  // non-empty: the receipt also goes there (async MDN)
+  // The id an async receipt goes out under: the protocol reads it from the
+  // receipt (the MDN's own Message-ID); empty: the transport key's id.
+  std::function<std::string(const store::Receipt&)> receipt_message_id;
   // The key was found completed with its receipt past the receipt retention
   // (purged): a duplicate is answered with this fresh receipt that says so.
   bool receipt_gone = false;
@@ -58,9 +62,9 @@ Status store_conflict(Gate& gate, store::KeyStore& store, const TransportWork& w
                       const std::string& detail);
 
 // The outbox row of an async receipt (AS2 async MDN) for `key`, to
-// `destination`, identified by the receipt's own Message-ID.
+// `destination`, identified by `message_id` (the receipt's own; empty: the key's).
 store::OutboxItem async_receipt(const store::MessageKey& key, const std::string& destination,
-                                const store::Receipt& receipt);
+                                const std::string& message_id, const store::Receipt& receipt);
 
 // The transport message's `messages` row.
 store::MessageLog transport_row(const TransportWork& work, Outcome outcome, const std::string& detail,

@@ -44,6 +44,8 @@ struct HttpAnswer {
 
 // A plain-text answer (errors before any receipt can be made).
 HttpAnswer text_answer(int status, std::string_view text, Outcome outcome);
+// Seconds in Retry-After for a transient answer (the partner sends again).
+inline constexpr int kRetryAfterSeconds = 30;
 // The answer that carries a stored receipt.
 HttpAnswer receipt_answer(const store::Receipt& r, Outcome outcome);
 

@@ -25,9 +25,8 @@ bool edi_content_type(std::string_view declared) {
 }  // namespace
 
 HttpAnswer retry_later(std::string_view why, Outcome outcome) {
-  HttpAnswer a = text_answer(gate::http_status(outcome, false), "temporarily unable to process the message: retry later",
-                             outcome);
-  a.headers.emplace_back("Retry-After", std::to_string(gate::kRetryAfterSeconds));
+  HttpAnswer a = text_answer(503, "temporarily unable to process the message: retry later", outcome);
+  a.headers.emplace_back("Retry-After", std::to_string(kRetryAfterSeconds));
   a.detail = std::string(why);
   return a;
 }
@@ -139,7 +138,8 @@ Next Pipeline::stored(Message& m, HttpAnswer* answer) {
     return Next::Continue;
   }
   if (!m.work.async_destination.empty()) {
-    Status queued = store_.enqueue(gate::async_receipt(key, m.work.async_destination, receipt));
+    Status queued =
+        store_.enqueue(gate::async_receipt(key, m.work.async_destination, p_.receipt_message_id(receipt), receipt));
     if (!queued.is_ok()) {
       *answer = retry_later(queued.message(), Outcome::Error);
       return Next::Answer;
@@ -289,6 +289,7 @@ HttpAnswer Pipeline::receive(const HttpRequest& request) {
   m.work.arrival.transport = c_.transport;
   m.work.arrival.expected_partner = c_.expected_partner;
   m.work.arrival.ours = c_.ours;
+  m.work.receipt_message_id = [this](const store::Receipt& r) { return p_.receipt_message_id(r); };
   m.work.bytes = static_cast<int64_t>(request.body.size());
   HttpAnswer a;
   if (edge(m, &a) == Next::Answer || p_.envelope(m, &a) == Next::Answer || authenticate(c_, m, &a) == Next::Answer ||

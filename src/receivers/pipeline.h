@@ -111,6 +111,9 @@ class Protocol {
   virtual Result<store::Receipt> conflict(Message& m, const std::string& detail) = 0;
   // The HTTP answer carrying `receipt` (async receipts are answered 200 and queued).
   virtual HttpAnswer answer(Message& m, Outcome outcome, const store::Receipt& receipt) = 0;
+  // The id `receipt` goes out under when it is sent on its own (an async
+  // MDN's Message-ID); empty: it never is (AS4 answers on the response).
+  virtual std::string receipt_message_id(const store::Receipt&) const { return ""; }
 };
 
 class Pipeline {

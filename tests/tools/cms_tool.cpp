@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
     Lease lease(nullptr, 100u << 20);
     auto r = as2::unwrap(outer, o, lease);
     if (!r.is_ok()) {
-      std::cout << "disposition=" << gate::as2_modifier(gate::failure_from(r.status().message())) << "\n";
+      std::cout << "disposition=" << as2::as2_modifier(gate::failure_of(r.status().code())) << "\n";
       return fail(r.status());
     }
     std::cout << "content_type=" << r->content_type << " encrypted=" << r->encrypted << " signed=" << r->signed_

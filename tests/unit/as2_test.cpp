@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "src/receivers/as2/mdn.h"
+#include "src/receivers/as4/as4.h"
 
 using namespace edihub;
 
@@ -100,4 +101,17 @@ TEST_CASE("an MDN cannot carry a line break a partner wrote") {
   CHECK(mdn->body.find("Original-Message-ID: <m1@acme>\\x0D\\x0ADisposition: forged\r\n") != std::string::npos);
   CHECK(mdn->body.find("\r\nDisposition: forged") == std::string::npos);
   CHECK(mdn->headers.find("\r\nAS2-From: EVIL") == std::string::npos);
+}
+
+TEST_CASE("the disposition comes from the error's code, never from its words") {
+  CHECK(as2::as2_modifier(gate::failure_of(Code::DecryptionFailed)) == "decryption-failed");
+  CHECK(as2::as2_modifier(gate::failure_of(Code::IntegrityCheckFailed)) == "integrity-check-failed");
+  CHECK(as2::as2_modifier(gate::failure_of(Code::AuthenticationFailed)) == "authentication-failed");
+  CHECK(as2::as2_modifier(gate::failure_of(Code::DecompressionFailed)) == "decompression-failed");
+  CHECK(as2::as2_modifier(gate::failure_of(Code::None)) == "unexpected-processing-error");
+  // A message that merely starts with a modifier's words decides nothing.
+  Status worded = Status::invalid("decryption-failed: only words");
+  CHECK(gate::failure_of(worded.code()) == gate::Failure::Malformed);
+  CHECK(as4::ebms_code(gate::Failure::SenderNotAuthorized) == "EBMS:0003");
+  CHECK(as4::ebms_code(gate::Failure::DecryptionFailed) == "EBMS:0102");
 }

@@ -112,7 +112,7 @@ Next As2Protocol::unwrap(Message& m, HttpAnswer* answer) {
       *answer = receivers::retry_later(u.status().message(), Outcome::Error);
       return Next::Answer;
     }
-    m.failure = gate::failure_from(u.status().message());
+    m.failure = gate::failure_of(u.status().code());
     m.failure_text = partner_text(u.status().message(), 1000);
     return Next::Continue;
   }
@@ -183,7 +183,7 @@ Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier,
       m.failure = gate::Failure::Configuration;
       m.failure_text = why;
     }
-    c.modifier = std::string(gate::as2_modifier(gate::Failure::Configuration));
+    c.modifier = std::string(as2_modifier(gate::Failure::Configuration));
     c.text = "The message " + message_id_ + " could not be processed: " + why;
     c.mic.clear();
     c.mic_algorithm.clear();
@@ -197,15 +197,24 @@ Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier,
 }
 
 Result<store::Receipt> As2Protocol::draft(Message& m, Outcome outcome, const std::string& text) {
-  if (outcome == Outcome::Rejected) return mdn(m, std::string(gate::as2_modifier(m.failure)), text, false);
+  if (outcome == Outcome::Rejected) return mdn(m, std::string(as2_modifier(m.failure)), text, false);
   // A retransmission whose first MDN is past its retention: a new one that says so.
   if (outcome == Outcome::Duplicate) return mdn(m, "", text, true, "duplicate-document");
   return mdn(m, "", text, true);
 }
 
 Result<store::Receipt> As2Protocol::conflict(Message& m, const std::string&) {
-  return mdn(m, std::string(gate::as2_modifier(gate::Failure::Malformed)), "was already used for different content",
+  return mdn(m, std::string(as2_modifier(gate::Failure::Malformed)), "was already used for different content",
              false);
+}
+
+std::string As2Protocol::receipt_message_id(const store::Receipt& receipt) const {
+  const std::string_view marker = "Message-ID: ";
+  const size_t at = receipt.headers.find(marker);
+  if (at == std::string::npos) return "";
+  const size_t end = receipt.headers.find("\r\n", at);
+  return receipt.headers.substr(at + marker.size(),
+                                end == std::string::npos ? std::string::npos : end - at - marker.size());
 }
 
 HttpAnswer As2Protocol::answer(Message& m, Outcome outcome, const store::Receipt& receipt) {

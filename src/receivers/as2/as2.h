@@ -44,6 +44,8 @@ class As2Protocol : public receivers::Protocol {
   Result<store::Receipt> draft(receivers::Message& m, Outcome outcome, const std::string& text) override;
   Result<store::Receipt> conflict(receivers::Message& m, const std::string& detail) override;
   receivers::HttpAnswer answer(receivers::Message& m, Outcome outcome, const store::Receipt& receipt) override;
+  // The MDN's own Message-ID, from the header lines build_mdn wrote.
+  std::string receipt_message_id(const store::Receipt& receipt) const override;
 
  private:
   // The MDN for this message; `modifier` empty for processed.

@@ -11,6 +11,21 @@
 
 namespace edihub::as2 {
 
+std::string_view as2_modifier(gate::Failure f) {
+  using gate::Failure;
+  switch (f) {
+    case Failure::DecryptionFailed: return "decryption-failed";
+    // A signed message whose interchange names another's sender is the
+    // nearest RFC 4130 has: not who it says it is.
+    case Failure::SenderNotAuthorized:
+    case Failure::AuthenticationFailed: return "authentication-failed";
+    case Failure::IntegrityCheckFailed: return "integrity-check-failed";
+    case Failure::DecompressionFailed: return "decompression-failed";
+    case Failure::InsufficientSecurity: return "insufficient-message-security";
+    default: return "unexpected-processing-error";
+  }
+}
+
 namespace {
 
 // MDN fields are header fields: the MIME reader's case and white space rules.

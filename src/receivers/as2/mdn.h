@@ -7,8 +7,13 @@
 
 #include "src/common/status.h"
 #include "src/crypto/cms.h"
+#include "src/gate/receipt_policy.h"
 
 namespace edihub::as2 {
+
+// The disposition modifier of a refusal (RFC 4130 7.4.3, RFC 8098):
+// processed/error: <it>.
+std::string_view as2_modifier(gate::Failure f);
 
 // What Disposition-Notification-Options asks for.
 struct ReceiptRequest {

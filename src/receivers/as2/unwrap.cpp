@@ -7,7 +7,7 @@ namespace edihub::as2 {
 
 namespace {
 
-Status unexpected(const std::string& why) { return Status::invalid("unexpected-processing-error: " + why); }
+Status unexpected(const std::string& why) { return Status::invalid(Code::Malformed, "unexpected-processing-error: " + why); }
 
 // The body with its transfer encoding removed, failing as an MDN disposition.
 Result<std::string> decoded_body(const mime::Entity& e) {
@@ -87,7 +87,7 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
       std::string_view signed_part = parts[0];
       Result<crypto::Verified> v = crypto::verify_detached(signed_part, der.value(), options.signers);
       std::string canonical;
-      if (!v.is_ok() && v.status().message().rfind("integrity-check-failed", 0) == 0 &&
+      if (!v.is_ok() && v.status().code() == Code::IntegrityCheckFailed &&
           signed_part.find('\n') != std::string_view::npos) {
         canonical = canonical_crlf(signed_part);
         if (canonical.size() != signed_part.size()) {

@@ -35,9 +35,9 @@ struct Unwrapped {
 };
 
 // Unwraps `outer` (for AS2 the HTTP headers that describe the body, and the
-// body; views into the request). Invalid: a permanent failure, its message starting
-// with the disposition modifier ("decryption-failed: ..."); Transient: the
-// gateway-wide unwrap budget is exhausted. `*signature_verified` (when given)
+// body; views into the request). Invalid: a permanent failure, its code saying
+// which (Code::DecryptionFailed ..., Malformed for a structure that cannot be
+// read); Transient: the gateway-wide unwrap budget is exhausted. `*signature_verified` (when given)
 // is set once a signature by one of options.signers verified, also when a
 // later layer then fails: who sent it is known.
 Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options, Lease& lease,

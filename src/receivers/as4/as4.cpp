@@ -57,6 +57,22 @@ gate::Failure failure_of(const crypto::wss::Failure& f) {
 
 }  // namespace
 
+std::string_view ebms_code(gate::Failure f) {
+  using gate::Failure;
+  switch (f) {
+    case Failure::DecryptionFailed: return "EBMS:0102";
+    case Failure::AuthenticationFailed:
+    case Failure::IntegrityCheckFailed: return "EBMS:0101";
+    case Failure::DecompressionFailed: return "EBMS:0303";
+    case Failure::InsufficientSecurity: return "EBMS:0103";
+    case Failure::Malformed: return "EBMS:0009";
+    // The payload names a sender or receiver inconsistent with the P-Mode.
+    case Failure::SenderNotAuthorized:
+    case Failure::NotAddressedToUs: return "EBMS:0003";
+    default: return "EBMS:0004";
+  }
+}
+
 Result<Settings> Settings::from_config(const config::Gateway& gw, const config::Partners& partners) {
   Result<receivers::SigningCertificates> certs = receivers::load_signing_certificates(partners);
   if (!certs.is_ok()) return certs.status();
@@ -266,7 +282,7 @@ Result<store::Receipt> As4Protocol::draft(Message& m, Outcome outcome, const std
                                     security_.is_signed ? build_nr_receipt(info, security_.references)
                                                         : build_receipt(info, um_)});
   }
-  const std::string code = error_code_.empty() ? std::string(gate::ebms_code(m.failure)) : error_code_;
+  const std::string code = error_code_.empty() ? std::string(ebms_code(m.failure)) : error_code_;
   return signed_if_authenticated(
       error_receipt(ebms_error(code, m.failure_text.empty() ? text : m.failure_text), um_.message_id));
 }

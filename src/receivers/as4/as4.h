@@ -18,6 +18,9 @@
 
 namespace edihub::as4 {
 
+// The ebMS 3.0 error code of a refusal (EBMS:0101 FailedAuthentication ...).
+std::string_view ebms_code(gate::Failure f);
+
 struct Settings {
   std::string our_party_id, our_party_type;  // eb:To must name us
   const config::Partners* partners = nullptr;

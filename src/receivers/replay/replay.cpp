@@ -68,7 +68,7 @@ Status Replayer::run(const std::string& path, const Report& report) {
 Status Replayer::run_capture(const std::string& path, receivers::CaptureKind kind, const Report& report) {
   if (!settings_) {
     Result<std::pair<as2::Settings, as4::Settings>> loaded = load_settings_();
-    if (!loaded.is_ok()) return loaded.status();
+    if (!loaded.is_ok()) return Status::invalid(Code::Configuration, loaded.status().message());
     settings_ = std::move(loaded.value());
   }
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};

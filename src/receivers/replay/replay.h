@@ -40,7 +40,8 @@ class Replayer {
       : c_(context), store_(store), load_settings_(std::move(settings)) {}
 
   // Runs one file; calls `report` once per result. Invalid when the file
-  // cannot be read (or the identities for a capture cannot be loaded).
+  // cannot be read, or with Code::Configuration when the identities for a
+  // capture cannot be loaded (nothing else can work either).
   Status run(const std::string& path, const Report& report);
 
  private:

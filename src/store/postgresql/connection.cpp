@@ -108,7 +108,7 @@ Status Connection::error_from(PGresult* r, const char* what) {
   const std::string message = trimmed(r != nullptr ? PQresultErrorMessage(r) : PQerrorMessage(c_));
   retryable_ = code == "40001" || code == "40P01";
   if (code == "55P03")  // lock_timeout: another transaction holds what we need
-    return Status::transient("store busy: no write lock within " + std::to_string(lock_wait_ms_) + " ms");
+    return Status::transient(Code::StoreBusy, "store busy: no write lock within " + std::to_string(lock_wait_ms_) + " ms");
   if (PQstatus(c_) != CONNECTION_OK || code.rfind("08", 0) == 0 || code == "57P01") {
     prepared_.clear();
     PQreset(c_);  // for the next call; this one failed

@@ -42,7 +42,7 @@ Status Connection::status(int rc, std::string_view what) const {
                                                                            : std::string());
   switch (rc & 0xff) {
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return Status::transient("store busy: " + text);
+    case SQLITE_LOCKED: return Status::transient(Code::StoreBusy, "store busy: " + text);
     case SQLITE_FULL:
     case SQLITE_IOERR:
     case SQLITE_NOMEM:
@@ -67,8 +67,8 @@ Status Connection::begin(int64_t lock_wait_ms) {
   lock_deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(lock_wait_ms);
   Status s = exec("BEGIN IMMEDIATE", "begin");
   lock_deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.busy_timeout_ms);
-  if (!s.is_ok() && s.message().rfind("store busy", 0) == 0)
-    return Status::transient("store busy: no write lock within " + std::to_string(lock_wait_ms) + " ms");
+  if (!s.is_ok() && s.code() == Code::StoreBusy)
+    return Status::transient(Code::StoreBusy, "store busy: no write lock within " + std::to_string(lock_wait_ms) + " ms");
   return s;
 }
 
