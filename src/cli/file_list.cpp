@@ -43,8 +43,7 @@ Result<std::vector<std::string>> list_files(const std::vector<std::string>& path
     const fs::file_status st = fs::status(path, ec);
     if (ec) return unusable(path, ec);
     if (fs::is_directory(st)) {
-      Status s = add_directory(path, &out);
-      if (!s.is_ok()) return s;
+      RETURN_IF_ERROR(add_directory(path, &out));
     } else if (fs::is_regular_file(st)) {
       out.push_back(path);
     } else {

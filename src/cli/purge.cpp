@@ -101,11 +101,10 @@ int run_purge(const Args& command_line, std::ostream& out, std::ostream& err) {
   auto drain = [&](const std::function<Result<int64_t>()>& one_batch) -> Result<int64_t> {
     int64_t total = 0;
     while (true) {
-      Result<int64_t> n = one_batch();
-      if (!n.is_ok()) return n.status();
+      ASSIGN_OR_RETURN(int64_t n, one_batch());
       ++batches;
-      total += n.value();
-      if (dry_run || n.value() < batch) return total;
+      total += n;
+      if (dry_run || n < batch) return total;
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
   };

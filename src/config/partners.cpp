@@ -134,8 +134,7 @@ std::optional<std::string> url_part(const CurlUrl& h, CURLUPart part, unsigned i
 // `url` as the allow-list compares it. A prefix may not carry a query; the
 // error texts say what is wrong without repeating the URL.
 Result<MdnUrl> parse_mdn_url(const std::string& url, bool is_prefix) {
-  Status text = check_url_text(url);
-  if (!text.is_ok()) return text;
+  RETURN_IF_ERROR(check_url_text(url));
   std::string normal;
   if (!normalise_percent(url, &normal)) return Status::invalid("'%' not followed by two hex digits");
   CurlUrl h(curl_url(), curl_url_cleanup);
@@ -174,11 +173,10 @@ bool under_prefix(const MdnUrl& prefix, const MdnUrl& url) {
 
 Result<Partner> read_partner(const std::filesystem::path& file) {
   const std::string name = file.string();
-  Result<std::string> bytes = read_bytes(name);
-  if (!bytes.is_ok()) return bytes.status();
+  ASSIGN_OR_RETURN(std::string bytes, read_bytes(name));
   pugi::xml_document doc;
   // No DTDs or entities: partner files are configuration, but keep the parser strict.
-  pugi::xml_parse_result parsed = doc.load_buffer(bytes->data(), bytes->size(),
+  pugi::xml_parse_result parsed = doc.load_buffer(bytes.data(), bytes.size(),
                                                   pugi::parse_default & ~pugi::parse_doctype);
   if (!parsed)
     return Status::invalid(name + ": XML error at byte " + std::to_string(parsed.offset) + ": " +
@@ -226,7 +224,7 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     std::string id = a.attribute("id").as_string();
     if (id.empty() || id.size() > 128) return Status::invalid(name + ": <as2> needs an id of 1-128 characters");
     p.as2_ids.push_back(id);
-    if (Status s = endpoint(a, "as2", &p.as2_url); !s.is_ok()) return s;
+    RETURN_IF_ERROR(endpoint(a, "as2", &p.as2_url));
     if (!a.attribute("url")) continue;
     p.as2_send_id = id;
     if (pugi::xml_attribute c = a.attribute("cipher")) {
@@ -243,13 +241,13 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     p.as2_digest = a.attribute("digest").as_string("sha-256");
     if (p.as2_digest != "sha-256" && p.as2_digest != "sha-384" && p.as2_digest != "sha-512")
       return Status::invalid(name + ": <as2 digest> must be sha-256|sha-384|sha-512, not '" + p.as2_digest + "'");
-    if (Status s = flag(a, "as2", "compress", &p.as2_compress); !s.is_ok()) return s;
+    RETURN_IF_ERROR(flag(a, "as2", "compress", &p.as2_compress));
   }
   for (pugi::xml_node a : root.children("as4")) {
     std::string id = a.attribute("party-id").as_string();
     if (id.empty() || id.size() > 256) return Status::invalid(name + ": <as4> needs a party-id of 1-256 characters");
     p.as4_parties.emplace_back(id, a.attribute("type").as_string());
-    if (Status s = endpoint(a, "as4", &p.as4_url); !s.is_ok()) return s;
+    RETURN_IF_ERROR(endpoint(a, "as4", &p.as4_url));
     if (a.attribute("url")) {
       p.as4_send_party = id;
       p.as4_send_party_type = a.attribute("type").as_string();
@@ -258,7 +256,7 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
       p.as4_action = a.attribute("action").as_string(p.as4_action.c_str());
       if (p.as4_service.empty() || p.as4_action.empty())
         return Status::invalid(name + ": <as4 service> and <as4 action> may not be empty");
-      if (Status s = flag(a, "as4", "compress", &p.as4_compress); !s.is_ok()) return s;
+      RETURN_IF_ERROR(flag(a, "as4", "compress", &p.as4_compress));
     }
   }
   using Acks = Partner::Acknowledgments;
@@ -450,21 +448,19 @@ void Partners::default_documents(const Partner::Documents& documents) {
 }
 
 Result<Partners> Partners::load(const std::string& dir) {
-  Result<std::vector<std::filesystem::path>> files = profile_files(dir);
-  if (!files.is_ok()) return files.status();
+  ASSIGN_OR_RETURN(std::vector<std::filesystem::path> files, profile_files(dir));
   Partners out;
-  for (const auto& f : files.value()) {
-    Result<Partner> p = read_partner(f);
-    if (!p.is_ok()) return p.status();
-    if (out.find(p->id) != nullptr)
-      return Status::invalid(f.string() + ": partner id '" + p->id + "' is already defined");
+  for (const auto& f : files) {
+    ASSIGN_OR_RETURN(Partner p, read_partner(f));
+    if (out.find(p.id) != nullptr)
+      return Status::invalid(f.string() + ": partner id '" + p.id + "' is already defined");
     for (const auto& other : out.partners_) {
-      for (const auto& id : p->x12_ids)
+      for (const auto& id : p.x12_ids)
         for (const auto& theirs : other.x12_ids)
           if (matches(theirs, id, false))
             return Status::invalid(f.string() + ": X12 id " + id.qualifier + ":" + id.id +
                                    " also belongs to partner '" + other.id + "'");
-      for (const auto& id : p->edifact_ids)
+      for (const auto& id : p.edifact_ids)
         for (const auto& theirs : other.edifact_ids)
           if (theirs.id == id.id && (theirs.qualifier == id.qualifier || theirs.qualifier.empty() ||
                                      id.qualifier.empty()))
@@ -472,19 +468,19 @@ Result<Partners> Partners::load(const std::string& dir) {
                                    other.id + "'");
     }
     for (const auto& other : out.partners_)
-      for (const auto& id : p->as2_ids)
+      for (const auto& id : p.as2_ids)
         for (const auto& theirs : other.as2_ids)
           if (id == theirs)
             return Status::invalid(f.string() + ": AS2 id '" + id + "' also belongs to partner '" + other.id + "'");
     // An empty type matches any: two profiles could both claim one eb:From.
     for (const auto& other : out.partners_)
-      for (const auto& [id, type] : p->as4_parties)
+      for (const auto& [id, type] : p.as4_parties)
         for (const auto& [their_id, their_type] : other.as4_parties)
           if (id == their_id && (type == their_type || type.empty() || their_type.empty()))
             return Status::invalid(f.string() + ": AS4 party id '" + id + "'" +
                                    (type.empty() ? "" : " (type " + type + ")") + " also belongs to partner '" +
                                    other.id + "'");
-    out.partners_.push_back(std::move(p.value()));
+    out.partners_.push_back(std::move(p));
   }
   for (const Partner& p : out.partners_) {
     for (const std::string& other : p.sends_for)

@@ -55,12 +55,11 @@ Result<std::vector<store::HourCount>> HourlyCache::counts(store::ConsoleStore& s
     first_ = complete_until_ = first_hour;
     filled_ = std::chrono::steady_clock::now();
   }
-  Result<std::vector<store::HourCount>> recent = store.hourly(complete_until_ * 3600000);
-  if (!recent.is_ok()) return recent.status();
+  ASSIGN_OR_RETURN(std::vector<store::HourCount> recent, store.hourly(complete_until_ * 3600000));
   std::vector<store::HourCount> out;
   for (const auto& c : kept_)
     if (c.hour >= first_hour) out.push_back(c);
-  for (const auto& c : recent.value()) {
+  for (const auto& c : recent) {
     out.push_back(c);
     if (c.hour < complete_until) kept_.push_back(c);
   }

@@ -292,20 +292,18 @@ std::string Console::release_key(store::Store& store, const store::MessageKey& k
   // Through the gate, like every message: the key is read and changed in one
   // transaction, fenced by its attempt count.
   Status s = context_.gate->run(store, [&](store::Transaction& tx) -> Result<gate::Step> {
-    Result<std::optional<store::KeyRecord>> k = tx.read_key(key);
-    if (!k.is_ok()) return k.status();
-    if (!k.value()) {
+    ASSIGN_OR_RETURN(std::optional<store::KeyRecord> k, tx.read_key(key));
+    if (!k) {
       result = "not done: no such key";
       return gate::Step::Rollback;
     }
-    if (k.value()->state != store::KeyState::Failed || k.value()->failures < max_failures) {
-      result = "not done: the key is " + std::string(store::state_name(k.value()->state)) + " with " +
-               std::to_string(k.value()->failures) + " failures, not poison";
+    if (k->state != store::KeyState::Failed || k->failures < max_failures) {
+      result = "not done: the key is " + std::string(store::state_name(k->state)) + " with " +
+               std::to_string(k->failures) + " failures, not poison";
       return gate::Step::Rollback;
     }
-    Result<bool> forgiven = tx.forgive_key(key, k.value()->attempts);
-    if (!forgiven.is_ok()) return forgiven.status();
-    *ok = forgiven.value();
+    ASSIGN_OR_RETURN(bool forgiven, tx.forgive_key(key, k->attempts));
+    *ok = forgiven;
     result = *ok ? "released: the partner's next retransmission is processed"
                  : "not done: the key changed meanwhile";
     return *ok ? gate::Step::Commit : gate::Step::Rollback;

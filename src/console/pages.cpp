@@ -182,22 +182,21 @@ std::string notice_of(const View& v) {
 
 Result<Rendered> dashboard_page(const View& v) {
   const int max_failures = v.context.gate->options().max_failures;
-  Result<store::Gauges> g = v.store.gauges(max_failures);
-  if (!g.is_ok()) return g.status();
+  ASSIGN_OR_RETURN(store::Gauges g, v.store.gauges(max_failures));
   std::vector<std::string> problems;
-  const int64_t failed = g->open_keys.count("failed") ? g->open_keys.at("failed") : 0;
-  if (g->poison_keys > 0)
-    problems.push_back(link("/keys?state=poison", std::to_string(g->poison_keys) + " poison keys") +
+  const int64_t failed = g.open_keys.count("failed") ? g.open_keys.at("failed") : 0;
+  if (g.poison_keys > 0)
+    problems.push_back(link("/keys?state=poison", std::to_string(g.poison_keys) + " poison keys") +
                        " failed " + std::to_string(max_failures) + " times: release them once the cause is fixed");
-  if (failed > g->poison_keys)
-    problems.push_back(link("/keys?state=failed", std::to_string(failed - g->poison_keys) + " failed keys") +
+  if (failed > g.poison_keys)
+    problems.push_back(link("/keys?state=failed", std::to_string(failed - g.poison_keys) + " failed keys") +
                        " wait for the partner's retransmission");
-  if (g->outbox.count("failed") && g->outbox.at("failed").rows > 0)
-    problems.push_back(link("/outbox?state=failed", std::to_string(g->outbox.at("failed").rows) +
+  if (g.outbox.count("failed") && g.outbox.at("failed").rows > 0)
+    problems.push_back(link("/outbox?state=failed", std::to_string(g.outbox.at("failed").rows) +
                                                         " outbox rows failed") + ": retry or cancel them");
   for (const char* state : {"pending", "sent"}) {
-    auto it = g->outbox.find(state);
-    if (it != g->outbox.end() && it->second.rows > 0 && v.now_ms - it->second.oldest_created_ms > 3600000)
+    auto it = g.outbox.find(state);
+    if (it != g.outbox.end() && it->second.rows > 0 && v.now_ms - it->second.oldest_created_ms > 3600000)
       problems.push_back(link(std::string("/outbox?state=") + state,
                               std::to_string(it->second.rows) + " outbox rows " + state) +
                          ", the oldest queued " + when(it->second.oldest_created_ms));
@@ -249,10 +248,8 @@ Result<Rendered> messages_page(const View& v) {
   q.before_id = positive_number(field(v.query, "before"));
   q.keys = candidate_keys(v, q.partner_id, q.text);
   for (const auto& p : v.context.partners->all()) q.document_partners.push_back(p.id);
-  Result<std::vector<store::MessageRow>> rows =
-      bad_dates.empty() ? v.store.console().find_messages(q) : Result<std::vector<store::MessageRow>>(
-                                                                   std::vector<store::MessageRow>{});
-  if (!rows.is_ok()) return rows.status();
+  ASSIGN_OR_RETURN(std::vector<store::MessageRow> rows, bad_dates.empty() ? v.store.console().find_messages(q) : Result<std::vector<store::MessageRow>>(
+                                                                   std::vector<store::MessageRow>{}));
 
   std::vector<std::string> partners;
   for (const auto& p : v.context.partners->all()) partners.push_back(p.id);
@@ -272,14 +269,14 @@ Result<Rendered> messages_page(const View& v) {
                     body + "<p class=\"error-box\" role=\"alert\">" + bad_dates + "Nothing was searched.</p>"};
 
   std::vector<std::vector<std::string>> cells;
-  for (const auto& m : rows.value())
+  for (const auto& m : rows)
     cells.push_back({when(m.received_at_ms), html(m.partner_id.empty() ? "-" : m.partner_id), html(m.protocol),
                      message_link(m), html(m.message_id, 200), badge(m.outcome), std::to_string(m.documents),
                      std::to_string(m.bytes), html(m.detail, 300)});
   body += table({"Received", "Partner", "Protocol", "Message", "Key", "Outcome", "Documents", "Bytes", "Detail"},
                 cells, "No message matches.");
-  if (static_cast<int>(rows->size()) == q.limit) {
-    std::string next = "/messages?before=" + std::to_string(rows->back().id);
+  if (static_cast<int>(rows.size()) == q.limit) {
+    std::string next = "/messages?before=" + std::to_string(rows.back().id);
     for (const char* name : {"partner", "protocol", "outcome", "q", "document", "from", "to"})
       if (!trimmed(field(v.query, name)).empty()) next += std::string("&") + name + "=" + url(trimmed(field(v.query, name)));
     body += "<p>" + link(next, "Older messages") + "</p>";
@@ -288,11 +285,10 @@ Result<Rendered> messages_page(const View& v) {
 }
 
 Result<Rendered> message_page(const View& v, int64_t id) {
-  Result<std::optional<store::MessageRow>> found = v.store.console().message(id);
-  if (!found.is_ok()) return found.status();
-  if (!found.value()) return Rendered{404, "No such message", "/messages", "<p>No message #" + std::to_string(id) +
+  ASSIGN_OR_RETURN(std::optional<store::MessageRow> found, v.store.console().message(id));
+  if (!found) return Rendered{404, "No such message", "/messages", "<p>No message #" + std::to_string(id) +
                                                                                " (it may have been purged).</p>"};
-  const store::MessageRow& m = *found.value();
+  const store::MessageRow& m = *found;
   const std::string back = "/messages/" + std::to_string(id);
   std::string body = notice_of(v) + "<dl>";
   auto row = [&](const std::string& k, const std::string& value_html) {
@@ -321,29 +317,26 @@ Result<Rendered> message_page(const View& v, int64_t id) {
   }
 
   // The transport message and its interchanges: each key, its stored answer, what it caused.
-  Result<std::vector<store::MessageRow>> related =
-      m.transport_id.empty() ? Result<std::vector<store::MessageRow>>(std::vector<store::MessageRow>{m})
-                             : v.store.console().transport_rows(m.partner_id, m.transport_id);
-  if (!related.is_ok()) return related.status();
+  ASSIGN_OR_RETURN(std::vector<store::MessageRow> related, m.transport_id.empty() ? Result<std::vector<store::MessageRow>>(std::vector<store::MessageRow>{m})
+                             : v.store.console().transport_rows(m.partner_id, m.transport_id));
   // The transport message first (it is logged after its interchanges).
-  std::stable_partition(related->begin(), related->end(),
+  std::stable_partition(related.begin(), related.end(),
                         [](const store::MessageRow& r) { return r.protocol == "as2" || r.protocol == "as4"; });
   constexpr size_t kShownRows = 100;  // each costs a few look-ups; a 450-interchange message stays quick
-  if (related->size() > kShownRows) {
-    body += "<p class=\"notice\">" + std::to_string(related->size()) + " rows belong to this message: the first " +
+  if (related.size() > kShownRows) {
+    body += "<p class=\"notice\">" + std::to_string(related.size()) + " rows belong to this message: the first " +
             std::to_string(kShownRows) + " are shown; search the others by their control number.</p>";
-    related->resize(kShownRows);
+    related.resize(kShownRows);
   }
-  for (const auto& r : related.value()) {
+  for (const auto& r : related) {
     if (r.message_id.empty()) continue;
     const bool interchange = r.protocol == "x12" || r.protocol == "edifact";
     body += "<h2>" + html(interchange ? "Interchange " : "Message ") + html(r.message_id) + " " + badge(r.outcome) +
             "</h2>";
     if (!r.detail.empty()) body += "<p>" + html(r.detail, 2000) + "</p>";
-    Result<std::optional<store::KeyRecord>> key = v.store.lookup({r.partner_id, r.message_id});
-    if (!key.is_ok()) return key.status();
-    if (key.value()) {
-      const store::KeyRecord& k = *key.value();
+    ASSIGN_OR_RETURN(std::optional<store::KeyRecord> key, v.store.lookup({r.partner_id, r.message_id}));
+    if (key) {
+      const store::KeyRecord& k = *key;
       body += "<p>Key " + badge(std::string(store::state_name(k.state))) + " attempts " + std::to_string(k.attempts) +
               ", failures " + std::to_string(k.failures) + (k.error.empty() ? "" : ": " + html(k.error, 1000)) +
               " " + release_button(v, k, back) + "</p>";
@@ -351,10 +344,9 @@ Result<Rendered> message_page(const View& v, int64_t id) {
               receipt_block(k.receipt);
     }
     if (interchange) {
-      Result<std::vector<store::BookedDocument>> docs = v.store.console().documents_from(r.partner_id, r.message_id);
-      if (!docs.is_ok()) return docs.status();
+      ASSIGN_OR_RETURN(std::vector<store::BookedDocument> docs, v.store.console().documents_from(r.partner_id, r.message_id));
       std::vector<std::vector<std::string>> cells;
-      for (const auto& d : docs.value())
+      for (const auto& d : docs)
         cells.push_back({html(d.kind), html(d.number), html(d.purpose), badge(d.status), html(d.document_date),
                          std::to_string(d.versions), when(d.updated_at_ms)});
       body += "<h3>Documents booked</h3>" +
@@ -365,9 +357,8 @@ Result<Rendered> message_page(const View& v, int64_t id) {
     f.partner_id = r.partner_id;
     f.reference = r.message_id;
     f.limit = 100;
-    Result<std::vector<store::OutboxEntry>> out = v.store.list_outbox(f);
-    if (!out.is_ok()) return out.status();
-    body += "<h3>Sent because of it</h3>" + outbox_table(v, out.value(), back);
+    ASSIGN_OR_RETURN(std::vector<store::OutboxEntry> out, v.store.list_outbox(f));
+    body += "<h3>Sent because of it</h3>" + outbox_table(v, out, back);
   }
   return Rendered{200, "Message " + (m.transport_id.empty() ? "#" + std::to_string(id) : m.transport_id), "/messages",
                   body};
@@ -408,12 +399,11 @@ Result<Rendered> outbox_page(const View& v) {
   const std::string state = field(v.query, "state");
   if (!state.empty()) f.state = state;
   f.limit = 200;
-  Result<std::vector<store::OutboxEntry>> rows = v.store.list_outbox(f);
-  if (!rows.is_ok()) return rows.status();
+  ASSIGN_OR_RETURN(std::vector<store::OutboxEntry> rows, v.store.list_outbox(f));
   std::string body = notice_of(v) + "<p>" + link("/outbox", "all") + " ";
   for (const char* s : {"pending", "in-flight", "sent", "failed", "delivered", "cancelled"})
     body += (state == s ? "<strong>" + html(s) + "</strong>" : link(std::string("/outbox?state=") + s, s)) + " ";
-  body += "</p>" + outbox_table(v, rows.value(), state.empty() ? "/outbox" : "/outbox?state=" + state);
+  body += "</p>" + outbox_table(v, rows, state.empty() ? "/outbox" : "/outbox?state=" + state);
   return Rendered{200, state.empty() ? "Outbox" : "Outbox: " + state, "/outbox", body};
 }
 
@@ -436,10 +426,9 @@ Result<Rendered> partners_page(const View& v) {
     for (const auto& [id, type] : p.as4_parties) ids += "<div>AS4 " + html(type.empty() ? id : type + ":" + id) + "</div>";
     for (const auto& x : p.x12_ids) ids += "<div>X12 " + html(x.qualifier + ":" + x.id) + "</div>";
     for (const auto& e : p.edifact_ids) ids += "<div>EDIFACT " + html(e.id + (e.qualifier.empty() ? "" : ":" + e.qualifier)) + "</div>";
-    Result<int64_t> last = v.store.console().last_received(p.id);
-    if (!last.is_ok()) return last.status();
+    ASSIGN_OR_RETURN(int64_t last, v.store.console().last_received(p.id));
     cells.push_back({link("/messages?partner=" + url(p.id), p.id), html(p.name), ids, certs_of(p.id),
-                     last.value() ? when(last.value()) : "never"});
+                     last ? when(last) : "never"});
   }
   std::string body = table({"Partner", "Name", "Identifiers", "Certificates", "Last message"}, cells, "No partners.");
   body += "<h2>Our identities</h2><p>" + certs_of("edihub") + "</p>";
@@ -447,10 +436,9 @@ Result<Rendered> partners_page(const View& v) {
 }
 
 Result<Rendered> audit_page(const View& v) {
-  Result<std::vector<store::AuditEntry>> trail = v.store.console().audit_trail(200);
-  if (!trail.is_ok()) return trail.status();
+  ASSIGN_OR_RETURN(std::vector<store::AuditEntry> trail, v.store.console().audit_trail(200));
   std::vector<std::vector<std::string>> cells;
-  for (const auto& e : trail.value())
+  for (const auto& e : trail)
     cells.push_back({std::to_string(e.id), when(e.at_ms), html(e.operator_name), html(e.peer), html(e.action),
                      html(e.target, 500), html(e.result, 500)});
   return Rendered{200, "Audit", "/audit",

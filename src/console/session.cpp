@@ -40,18 +40,16 @@ Result<std::string> Sessions::log_in(store::ConsoleStore& store, int64_t now_ms,
     return Status::transient("too many failed logins from this address: try again in " +
                              std::to_string(kFailureWindow.count()) + " minutes");
   }
-  Result<std::optional<store::Operator>> op = store.find_operator(name);
-  if (!op.is_ok()) return op.status();
-  const bool known = op.value().has_value();
-  const bool match = crypto::verify_password(password, known ? op.value()->password_hash : decoy_hash());
+  ASSIGN_OR_RETURN(std::optional<store::Operator> op, store.find_operator(name));
+  const bool known = op.has_value();
+  const bool match = crypto::verify_password(password, known ? op->password_hash : decoy_hash());
   if (!known || !match || password.empty()) {
     throttle_.failed(peer);
     return Status::invalid("wrong name or password");
   }
   const std::string token = crypto::random_hex(32), csrf = crypto::random_hex(16);
   if (token.empty() || csrf.empty()) return Status::transient("no random bytes for a session: try again");
-  Status s = store.put_session(crypto::sha256_hex(token), name, csrf, now_ms + int64_t{minutes_} * 60000);
-  if (!s.is_ok()) return s;
+  RETURN_IF_ERROR(store.put_session(crypto::sha256_hex(token), name, csrf, now_ms + int64_t{minutes_} * 60000));
   return token;
 }
 
@@ -61,10 +59,9 @@ Result<std::optional<Session>> Sessions::current(store::ConsoleStore& store,
   if (token.empty()) return std::optional<Session>();
   Session s;
   s.token_sha256 = crypto::sha256_hex(token);
-  Result<std::optional<store::ConsoleSession>> found = store.find_session(s.token_sha256);
-  if (!found.is_ok()) return found.status();
-  if (!found.value()) return std::optional<Session>();
-  s.info = *found.value();
+  ASSIGN_OR_RETURN(std::optional<store::ConsoleSession> found, store.find_session(s.token_sha256));
+  if (!found) return std::optional<Session>();
+  s.info = *found;
   return std::optional<Session>(std::move(s));
 }
 

@@ -87,9 +87,8 @@ Result<Certificate> Certificate::from_pem(std::string_view pem) {
 }
 
 Result<Certificate> Certificate::load_pem_file(const std::string& path) {
-  Result<std::string> pem = read_file(path);
-  if (!pem.is_ok()) return pem.status();
-  Result<Certificate> c = from_pem(pem.value());
+  ASSIGN_OR_RETURN(std::string pem, read_file(path));
+  Result<Certificate> c = from_pem(pem);
   if (!c.is_ok()) return Status::invalid(path + ": " + c.status().message());
   return c;
 }
@@ -132,9 +131,8 @@ bool Certificate::operator==(const Certificate& other) const {
 }
 
 Result<PrivateKey> PrivateKey::load_pem_file(const std::string& path) {
-  Result<std::string> pem = read_file(path);
-  if (!pem.is_ok()) return pem.status();
-  BioPtr in = memory_bio(pem.value());
+  ASSIGN_OR_RETURN(std::string pem, read_file(path));
+  BioPtr in = memory_bio(pem);
   EVP_PKEY* key = PEM_read_bio_PrivateKey(in.get(), nullptr, nullptr, nullptr);
   if (key == nullptr) return Status::invalid(path + ": not a PEM private key");  // never log the key
   ERR_clear_error();

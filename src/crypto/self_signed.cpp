@@ -75,9 +75,8 @@ Result<NewIdentity> make_self_signed(const std::string& common_name, int bits, i
   NewIdentity out;
   out.key_pem = drain(key_out.get());
   out.certificate_pem = drain(cert_out.get());
-  Result<Certificate> loaded = Certificate::from_pem(out.certificate_pem);
-  if (!loaded.is_ok()) return loaded.status();
-  out.sha256 = loaded->sha256();
+  ASSIGN_OR_RETURN(Certificate loaded, Certificate::from_pem(out.certificate_pem));
+  out.sha256 = loaded.sha256();
   return out;
 }
 

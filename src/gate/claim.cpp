@@ -15,17 +15,15 @@ bool owner_gone(const store::KeyRecord& k, int64_t now_ms, const GateOptions& o)
 Result<Claimed> claim_key(store::Transaction& tx, const KeyClaim& c, const GateOptions& o) {
   Claimed out;
   const int64_t lease_until = tx.now_ms() + o.lease_ms;
-  Result<bool> inserted = tx.insert_key(c.key, c.payload, c.raw, lease_until, o.owner);
-  if (!inserted.is_ok()) return inserted.status();
-  if (inserted.value()) {
+  ASSIGN_OR_RETURN(bool inserted, tx.insert_key(c.key, c.payload, c.raw, lease_until, o.owner));
+  if (inserted) {
     out.kind = Claimed::Kind::New;
     out.token = 1;
     return out;
   }
-  Result<std::optional<store::KeyRecord>> row = tx.read_key(c.key);
-  if (!row.is_ok()) return row.status();
-  if (!row.value()) return Status::transient("key " + c.key.message_id + " vanished during claim (purged?)");
-  const store::KeyRecord& k = *row.value();
+  ASSIGN_OR_RETURN(std::optional<store::KeyRecord> row, tx.read_key(c.key));
+  if (!row) return Status::transient("key " + c.key.message_id + " vanished during claim (purged?)");
+  const store::KeyRecord& k = *row;
   out.stored = k;
   switch (k.state) {
     case KeyState::Completed:
@@ -48,9 +46,8 @@ Result<Claimed> claim_key(store::Transaction& tx, const KeyClaim& c, const GateO
       }
       break;  // a crashed worker's: taken over
   }
-  Result<bool> taken = tx.take_over(c.key, k.attempts, c.payload, c.raw, lease_until, o.owner);
-  if (!taken.is_ok()) return taken.status();
-  if (!taken.value()) return Status::transient("key " + c.key.message_id + " changed during claim");
+  ASSIGN_OR_RETURN(bool taken, tx.take_over(c.key, k.attempts, c.payload, c.raw, lease_until, o.owner));
+  if (!taken) return Status::transient("key " + c.key.message_id + " changed during claim");
   out.kind = Claimed::Kind::Retry;
   out.token = k.attempts + 1;
   return out;

@@ -65,9 +65,8 @@ Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
     const auto began = Clock::now();
     Status s = store.transact(
         [&](store::Transaction& tx) -> Status {
-          Result<Step> r = work(tx);
-          if (!r.is_ok()) return r.status();
-          step = r.value();
+          ASSIGN_OR_RETURN(Step r, work(tx));
+          step = r;
           if (step == Step::Commit) return Status::ok();
           rolled_back = true;
           return Status::invalid(Code::RolledBack, "rolled back by the gate");  // transact() rolls back; never seen outside

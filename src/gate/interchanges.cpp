@@ -55,20 +55,17 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
     s.error = w.rejection;
   } else {
     for (const Document& doc : w.documents) {
-      Result<store::Applied> applied =
-          std::holds_alternative<business::ShipmentNotice>(doc)
+      ASSIGN_OR_RETURN(store::Applied applied, std::holds_alternative<business::ShipmentNotice>(doc)
               ? tx.put_shipment_notice(w.partner_id, std::get<business::ShipmentNotice>(doc), w.key->message_id)
-              : tx.put_invoice(w.partner_id, std::get<business::Invoice>(doc), w.key->message_id);
-      if (!applied.is_ok()) return applied.status();
-      if (applied.value() == store::Applied::IgnoredOlder) {
+              : tx.put_invoice(w.partner_id, std::get<business::Invoice>(doc), w.key->message_id));
+      if (applied == store::Applied::IgnoredOlder) {
         *notes += (notes->empty() ? "" : "; ") + number_of(doc) + ": an older version than the one booked, ignored";
         continue;
       }
       ++*booked;
       // Announced to the back office in this transaction: never lost, never twice.
       if (w.partner->documents.via != config::Partner::Documents::Via::None) {
-        Status queued = tx.enqueue(document_event(*w.partner, doc, applied.value(), w.key->message_id));
-        if (!queued.is_ok()) return queued;
+        RETURN_IF_ERROR(tx.enqueue(document_event(*w.partner, doc, applied, w.key->message_id)));
       }
     }
     s.state = store::KeyState::Completed;
@@ -77,10 +74,9 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
   }
   // Numbered last: the counter's row is locked until commit (on PostgreSQL,
   // every interchange of this partner waits for it), so hold it briefly.
-  Result<int64_t> number = next_ack_number(tx, w);
-  if (!number.is_ok()) return number.status();
-  *ack_number = number.value();
-  s.receipt.body = acknowledgment(w.acked, number.value(), false, &w.reply_to->acknowledgments, w.ack_parties);
+  ASSIGN_OR_RETURN(int64_t number, next_ack_number(tx, w));
+  *ack_number = number;
+  s.receipt.body = acknowledgment(w.acked, number, false, &w.reply_to->acknowledgments, w.ack_parties);
   return s;
 }
 
@@ -120,15 +116,12 @@ Status queue_acks(store::Transaction& tx, const InterchangeWork& w, std::string_
                   const std::string& stored) {
   AckPlan plan = ack_plan(w.acked, stored_kind, w.reply_to->acknowledgments);
   if (plan.send_stored) {
-    Status s = tx.enqueue(ack_item(w, stored_kind, number, stored));
-    if (!s.is_ok()) return s;
+    RETURN_IF_ERROR(tx.enqueue(ack_item(w, stored_kind, number, stored)));
   }
   if (plan.send_ta1_accepted) {
-    Result<int64_t> ta1_number = next_ack_number(tx, w);
-    if (!ta1_number.is_ok()) return ta1_number.status();
-    Status s = tx.enqueue(
-        ack_item(w, "ta1", ta1_number.value(), ta1_acknowledgment(w.acked, ta1_number.value(), w.ack_parties)));
-    if (!s.is_ok()) return s;
+    ASSIGN_OR_RETURN(int64_t ta1_number, next_ack_number(tx, w));
+    RETURN_IF_ERROR(tx.enqueue(
+        ack_item(w, "ta1", ta1_number, ta1_acknowledgment(w.acked, ta1_number, w.ack_parties))));
   }
   return Status::ok();
 }
@@ -245,8 +238,7 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
   InterchangeResult r;
   r.partner_id = w.partner_id;
   auto logged = [&]() -> Result<InterchangeResult> {
-    Status s = tx.log(row_for(w, arrival, r, capture_id));
-    if (!s.is_ok()) return s;
+    RETURN_IF_ERROR(tx.log(row_for(w, arrival, r, capture_id)));
     return r;
   };
   if (!w.key) {  // refused before any key: nothing to claim
@@ -254,54 +246,48 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
     r.detail = w.rejection;
     if (w.reply_to == nullptr) return logged();  // an unknown sender: nobody to tell
     // Its sender hears why (TA1 006 / 009, CONTRL 23 / 7), numbered from its sequence.
-    Result<int64_t> number = next_ack_number(tx, w);
-    if (!number.is_ok()) return number.status();
-    r.receipt.body = acknowledgment(w.acked, number.value(), false, &w.reply_to->acknowledgments, w.ack_parties);
-    Status queued = queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments),
-                               number.value(), r.receipt.body);
-    if (!queued.is_ok()) return queued;
+    ASSIGN_OR_RETURN(int64_t number, next_ack_number(tx, w));
+    r.receipt.body = acknowledgment(w.acked, number, false, &w.reply_to->acknowledgments, w.ack_parties);
+    RETURN_IF_ERROR(queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments),
+                               number, r.receipt.body));
     return logged();
   }
   r.message_id = w.key->message_id;
-  Result<Claimed> claimed = claim_key(tx, KeyClaim{*w.key, w.digest, store::RawDigest::from_hex(w.digest.hex())},
-                                      options);
-  if (!claimed.is_ok()) return claimed.status();
-  switch (claimed->kind) {
+  ASSIGN_OR_RETURN(Claimed claimed, claim_key(tx, KeyClaim{*w.key, w.digest, store::RawDigest::from_hex(w.digest.hex())},
+                                      options));
+  switch (claimed.kind) {
     case Claimed::Kind::InFlight:
       r.outcome = Outcome::InFlight;
       r.detail = "key " + r.message_id + " is being handled by another worker";
       return r;  // no row: the caller rolls back and waits
     case Claimed::Kind::Duplicate: {
       r.outcome = Outcome::Duplicate;
-      r.receipt = claimed->stored->receipt;
+      r.receipt = claimed.stored->receipt;
       r.detail = "already processed: answered with the stored acknowledgment";
       if (!r.receipt.empty()) return logged();
       // Past the receipt retention: the acknowledgment built again, with a new control number.
-      Result<int64_t> number = next_ack_number(tx, w);
-      if (!number.is_ok()) return number.status();
-      r.receipt.body = acknowledgment(w.acked, number.value(), false, &w.reply_to->acknowledgments, w.ack_parties);
+      ASSIGN_OR_RETURN(int64_t number, next_ack_number(tx, w));
+      r.receipt.body = acknowledgment(w.acked, number, false, &w.reply_to->acknowledgments, w.ack_parties);
       r.detail = "already processed; its acknowledgment is past its retention: built again";
       return logged();
     }
     case Claimed::Kind::Poison:
       r.outcome = Outcome::Poison;
-      r.receipt = claimed->stored->receipt;
-      r.detail = "failed " + std::to_string(claimed->stored->failures) +
+      r.receipt = claimed.stored->receipt;
+      r.detail = "failed " + std::to_string(claimed.stored->failures) +
                  " times: answered with the stored negative acknowledgment";
       return logged();
     case Claimed::Kind::Conflict:
     case Claimed::Kind::Unverifiable: {
       // TA1 025 / CONTRL 26, numbered from the sequences table; not stored:
       // the key keeps its original receipt.
-      Result<int64_t> number = next_ack_number(tx, w);
-      if (!number.is_ok()) return number.status();
+      ASSIGN_OR_RETURN(int64_t number, next_ack_number(tx, w));
       r.outcome = Outcome::Conflict;
-      r.receipt.body = acknowledgment(w.acked, number.value(), true, nullptr, w.ack_parties);
+      r.receipt.body = acknowledgment(w.acked, number, true, nullptr, w.ack_parties);
       // The partner hears of the conflict too (TA1 025 / CONTRL 26), where its profile sends those.
-      Status queued = queue_acks(tx, w, acknowledgment_kind(w.acked, true), number.value(), r.receipt.body);
-      if (!queued.is_ok()) return queued;
+      RETURN_IF_ERROR(queue_acks(tx, w, acknowledgment_kind(w.acked, true), number, r.receipt.body));
       r.detail = "key " + r.message_id + " was received before with different content (sha256 " +
-                 claimed->stored->payload.hex() + ", now " + w.digest.hex() + ")";
+                 claimed.stored->payload.hex() + ", now " + w.digest.hex() + ")";
       return logged();
     }
     case Claimed::Kind::New:
@@ -310,18 +296,15 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
   int booked = 0;
   int64_t ack_number = 0;
   std::string notes;
-  Result<store::Settlement> settled = handle(tx, w, &booked, &notes, &ack_number);
-  if (!settled.is_ok()) return settled.status();
-  Result<bool> stored = tx.settle_key(*w.key, claimed->token, w.digest, settled.value());
-  if (!stored.is_ok()) return stored.status();
-  if (!stored.value()) return Status::fenced("key " + r.message_id + " was taken over during settle");
-  Status queued = queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments),
-                             ack_number, settled->receipt.body);
-  if (!queued.is_ok()) return queued;
-  r.outcome = settled->outcome;
+  ASSIGN_OR_RETURN(store::Settlement settled, handle(tx, w, &booked, &notes, &ack_number));
+  ASSIGN_OR_RETURN(bool stored, tx.settle_key(*w.key, claimed.token, w.digest, settled));
+  if (!stored) return Status::fenced("key " + r.message_id + " was taken over during settle");
+  RETURN_IF_ERROR(queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments),
+                             ack_number, settled.receipt.body));
+  r.outcome = settled.outcome;
   r.documents = booked;
-  r.detail = settled->error;
-  r.receipt = settled->receipt;
+  r.detail = settled.error;
+  r.receipt = settled.receipt;
   return logged();
 }
 
@@ -332,9 +315,8 @@ InterchangeResult admit_interchange(Gate& gate, store::KeyStore& store, const In
   Status s = gate.run(
       store,
       [&](store::Transaction& tx) -> Result<Step> {
-        Result<InterchangeResult> r = process_interchange(tx, work, arrival, gate.options());
-        if (!r.is_ok()) return r.status();
-        result = r.value();
+        ASSIGN_OR_RETURN(InterchangeResult r, process_interchange(tx, work, arrival, gate.options()));
+        result = r;
         return result.outcome == Outcome::InFlight ? Step::InFlight : Step::Commit;
       },
       &in_flight);

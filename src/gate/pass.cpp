@@ -29,14 +29,12 @@ bool answer_stored(const Claimed& c, KeyOutcome* out) {
 // Runs the effect and stores its settlement on a key held with `token`.
 Result<Step> settle_with(store::Transaction& tx, const KeyClaim& claim, int64_t token, const Effect& effect,
                          KeyOutcome* out) {
-  Result<store::Settlement> s = effect(tx);
-  if (!s.is_ok()) return s.status();
-  Result<bool> stored = tx.settle_key(claim.key, token, claim.payload, s.value());
-  if (!stored.is_ok()) return stored.status();
-  if (!stored.value()) return Status::fenced("key " + claim.key.message_id + " was taken over: settle refused");
-  out->outcome = s->outcome;
-  out->receipt = s->receipt;
-  out->detail = s->error;
+  ASSIGN_OR_RETURN(store::Settlement s, effect(tx));
+  ASSIGN_OR_RETURN(bool stored, tx.settle_key(claim.key, token, claim.payload, s));
+  if (!stored) return Status::fenced("key " + claim.key.message_id + " was taken over: settle refused");
+  out->outcome = s.outcome;
+  out->receipt = s.receipt;
+  out->detail = s.error;
   return Step::Commit;
 }
 
@@ -60,11 +58,10 @@ KeyOutcome pass_key(Gate& gate, store::KeyStore& store, const KeyClaim& claim, c
       store,
       [&](store::Transaction& tx) -> Result<Step> {
         out = KeyOutcome{};
-        Result<Claimed> c = claim_key(tx, claim, gate.options());
-        if (!c.is_ok()) return c.status();
-        if (c->kind == Claimed::Kind::InFlight) return Step::InFlight;
-        if (answer_stored(c.value(), &out)) return Step::Rollback;
-        return settle_with(tx, claim, c->token, effect, &out);
+        ASSIGN_OR_RETURN(Claimed c, claim_key(tx, claim, gate.options()));
+        if (c.kind == Claimed::Kind::InFlight) return Step::InFlight;
+        if (answer_stored(c, &out)) return Step::Rollback;
+        return settle_with(tx, claim, c.token, effect, &out);
       },
       &in_flight);
   if (!s.is_ok()) {
@@ -77,13 +74,11 @@ KeyOutcome pass_key(Gate& gate, store::KeyStore& store, const KeyClaim& claim, c
 
 Result<Claimed> claim_leased(Gate& gate, store::KeyStore& store, const KeyClaim& claim) {
   Claimed result;
-  Status s = gate.run(store, [&](store::Transaction& tx) -> Result<Step> {
-    Result<Claimed> c = claim_key(tx, claim, gate.options());
-    if (!c.is_ok()) return c.status();
-    result = c.value();
-    return c->kind == Claimed::Kind::New || c->kind == Claimed::Kind::Retry ? Step::Commit : Step::Rollback;
-  });
-  if (!s.is_ok()) return s;
+  RETURN_IF_ERROR(gate.run(store, [&](store::Transaction& tx) -> Result<Step> {
+    ASSIGN_OR_RETURN(Claimed c, claim_key(tx, claim, gate.options()));
+    result = c;
+    return c.kind == Claimed::Kind::New || c.kind == Claimed::Kind::Retry ? Step::Commit : Step::Rollback;
+  }));
   return result;
 }
 

@@ -54,10 +54,8 @@ Result<Step> answer_settled(store::Transaction& tx, const TransportWork& w, cons
       out->detail = "the id was processed before; this copy could not be read: " + w.settlement.error;
       break;
   }
-  Status q = queue_async(tx, w, out->receipt);
-  if (!q.is_ok()) return q;
-  Status s = tx.log(transport_row(w, out->outcome, out->detail, 0, 0));
-  if (!s.is_ok()) return s;
+  RETURN_IF_ERROR(queue_async(tx, w, out->receipt));
+  RETURN_IF_ERROR(tx.log(transport_row(w, out->outcome, out->detail, 0, 0)));
   return Step::Commit;
 }
 
@@ -68,13 +66,10 @@ Result<Step> settle_transport(store::Transaction& tx, const TransportWork& w, in
                               TransportResult* out) {
   store::Settlement s = w.settlement;
   if (s.state == store::KeyState::Completed && !results.empty()) s.error = summary(results);
-  Result<bool> settled = tx.settle_key(w.claim.key, token, w.claim.payload, s);
-  if (!settled.is_ok()) return settled.status();
-  if (!settled.value()) return Status::fenced("key " + w.claim.key.message_id + " was taken over during settle");
-  Status q = queue_async(tx, w, s.receipt);
-  if (!q.is_ok()) return q;
-  Status logged = tx.log(transport_row(w, s.outcome, s.error, documents_of(results), capture_id));
-  if (!logged.is_ok()) return logged;
+  ASSIGN_OR_RETURN(bool settled, tx.settle_key(w.claim.key, token, w.claim.payload, s));
+  if (!settled) return Status::fenced("key " + w.claim.key.message_id + " was taken over during settle");
+  RETURN_IF_ERROR(queue_async(tx, w, s.receipt));
+  RETURN_IF_ERROR(tx.log(transport_row(w, s.outcome, s.error, documents_of(results), capture_id)));
   out->outcome = s.outcome;
   out->receipt = s.receipt;
   out->detail = s.error;
@@ -107,10 +102,9 @@ Result<Step> claim_transport(store::Transaction& tx, const TransportWork& w, con
                              TransportResult* out, int64_t* token) {
   *out = TransportResult{};
   *token = 0;
-  Result<Claimed> c = claim_key(tx, w.claim, options);
-  if (!c.is_ok()) return c.status();
-  if (!settles_now(c->kind)) return answer_claim(tx, w, c.value(), out);
-  *token = c->token;
+  ASSIGN_OR_RETURN(Claimed c, claim_key(tx, w.claim, options));
+  if (!settles_now(c.kind)) return answer_claim(tx, w, c, out);
+  *token = c.token;
   return Step::Commit;
 }
 
@@ -126,21 +120,19 @@ TransportResult admit_in_one_commit(Gate& gate, store::KeyStore& store, const Tr
         Result<Step> claimed = claim_transport(tx, w, gate.options(), &out, &token);
         if (!claimed.is_ok() || token == 0) return claimed;
         // The capture first: every row of this message points at it.
-        Result<int64_t> capture_id = archive(tx, w);
-        if (!capture_id.is_ok()) return capture_id.status();
+        ASSIGN_OR_RETURN(int64_t capture_id, archive(tx, w));
         // A refused message carries only the interchanges refused for who sent them (their rows and acks).
         std::vector<InterchangeResult> results;
         for (const InterchangeWork& iw : w.interchanges) {
-          Result<InterchangeResult> r = process_interchange(tx, iw, w.arrival, gate.options(), capture_id.value());
-          if (!r.is_ok()) return r.status();
-          if (r->outcome == Outcome::InFlight) {
+          ASSIGN_OR_RETURN(InterchangeResult r, process_interchange(tx, iw, w.arrival, gate.options(), capture_id));
+          if (r.outcome == Outcome::InFlight) {
             out.outcome = Outcome::InFlight;
-            out.detail = r->detail;
+            out.detail = r.detail;
             return Step::InFlight;
           }
-          results.push_back(r.value());
+          results.push_back(r);
         }
-        return settle_transport(tx, w, token, results, capture_id.value(), &out);
+        return settle_transport(tx, w, token, results, capture_id, &out);
       },
       &in_flight);
   if (!s.is_ok()) {
@@ -189,9 +181,8 @@ TransportResult admit_leased(Gate& gate, store::KeyStore& store, const Transport
     results.push_back(std::move(r));
   }
   Status settled = gate.run(store, [&](store::Transaction& tx) -> Result<Step> {
-    Result<int64_t> capture_id = archive(tx, w);
-    if (!capture_id.is_ok()) return capture_id.status();
-    return settle_transport(tx, w, token, results, capture_id.value(), &out);
+    ASSIGN_OR_RETURN(int64_t capture_id, archive(tx, w));
+    return settle_transport(tx, w, token, results, capture_id, &out);
   });
   if (!settled.is_ok()) {
     if (settled.kind() == Status::Kind::Fenced) {
@@ -241,14 +232,10 @@ TransportResult admit_transport(Gate& gate, store::KeyStore& store, const Transp
 Status store_conflict(Gate& gate, store::KeyStore& store, const TransportWork& work, const store::Receipt& answer,
                       const std::string& detail) {
   return gate.run(store, [&](store::Transaction& tx) -> Result<Step> {
-    Status s = tx.put_conflict_receipt(work.claim.key, work.claim.raw, answer);
-    if (!s.is_ok()) return s;
-    Status q = queue_async(tx, work, answer);
-    if (!q.is_ok()) return q;
-    Result<int64_t> capture_id = archive(tx, work);
-    if (!capture_id.is_ok()) return capture_id.status();
-    Status logged = tx.log(transport_row(work, Outcome::Conflict, detail, 0, capture_id.value()));
-    if (!logged.is_ok()) return logged;
+    RETURN_IF_ERROR(tx.put_conflict_receipt(work.claim.key, work.claim.raw, answer));
+    RETURN_IF_ERROR(queue_async(tx, work, answer));
+    ASSIGN_OR_RETURN(int64_t capture_id, archive(tx, work));
+    RETURN_IF_ERROR(tx.log(transport_row(work, Outcome::Conflict, detail, 0, capture_id)));
     return Step::Commit;
   });
 }

@@ -50,14 +50,14 @@ Result<std::vector<CertificateInUse>> certificates_in_use(const config::Gateway&
     return Status::ok();
   };
   for (const auto& id : gw.identities)
-    if (Status s = add("edihub", "identity", id.cert); !s.is_ok()) return s;
+    RETURN_IF_ERROR(add("edihub", "identity", id.cert));
   for (const config::Partner& p : partners.all()) {
     for (const std::string& file : p.signing_certificates)
-      if (Status s = add(p.id, "signing", file); !s.is_ok()) return s;
+      RETURN_IF_ERROR(add(p.id, "signing", file));
     if (!p.encryption_certificate.empty())
-      if (Status s = add(p.id, "encryption", p.encryption_certificate); !s.is_ok()) return s;
+      RETURN_IF_ERROR(add(p.id, "encryption", p.encryption_certificate));
     for (const std::string& file : p.client_certificates)
-      if (Status s = add(p.id, "tls-client", file); !s.is_ok()) return s;
+      RETURN_IF_ERROR(add(p.id, "tls-client", file));
   }
   return out;
 }

@@ -316,7 +316,7 @@ Server::~Server() { stop(0); }
 
 Status Server::start() {
   impl_->log.start();
-  if (Status s = impl_->http.start(); !s.is_ok()) return s;
+  RETURN_IF_ERROR(impl_->http.start());
   if (impl_->metrics_http) {
     if (Status s = impl_->metrics_http->start(); !s.is_ok()) return Status::unavailable("<metrics>: " + s.message());
   }

@@ -44,10 +44,9 @@ SqlFilter message_search_sql(const MessageQuery& q, bool postgresql) {
 
 Result<std::optional<Operator>> ConsoleStore::find_operator(const std::string& name) {
   if (name.empty()) return std::optional<Operator>();
-  Result<std::vector<Operator>> found = operators(name);
-  if (!found.is_ok()) return found.status();
-  if (found->empty()) return std::optional<Operator>();
-  return std::optional<Operator>(std::move(found.value()[0]));
+  ASSIGN_OR_RETURN(std::vector<Operator> found, operators(name));
+  if (found.empty()) return std::optional<Operator>();
+  return std::optional<Operator>(std::move(found[0]));
 }
 
 }  // namespace edihub::store

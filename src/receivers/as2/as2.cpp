@@ -31,16 +31,14 @@ Result<Settings> Settings::load(std::string our_as2_id, std::vector<crypto::Iden
   s.our_as2_id = std::move(our_as2_id);
   s.partners = &partners;
   s.identities = std::move(identities);
-  Result<receivers::SigningCertificates> certs = receivers::load_signing_certificates(partners);
-  if (!certs.is_ok()) return certs.status();
-  s.signing_certificates = std::move(certs.value());
+  ASSIGN_OR_RETURN(receivers::SigningCertificates certs, receivers::load_signing_certificates(partners));
+  s.signing_certificates = std::move(certs);
   return s;
 }
 
 Result<Settings> Settings::from_config(const config::Gateway& gw, const config::Partners& partners) {
-  Result<std::vector<crypto::Identity>> identities = receivers::load_identities(gw);
-  if (!identities.is_ok()) return identities.status();
-  return load(gw.as2_id, std::move(identities.value()), partners);
+  ASSIGN_OR_RETURN(std::vector<crypto::Identity> identities, receivers::load_identities(gw));
+  return load(gw.as2_id, std::move(identities), partners);
 }
 
 Next As2Protocol::envelope(Message& m, HttpAnswer* answer) {
@@ -159,9 +157,8 @@ Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier,
   c.boundary = uuid;
   const crypto::Identity* signer = s_.identities.empty() ? nullptr : &s_.identities.front();
   if (!receipt_request_.signed_receipt) {
-    Result<Mdn> built = build_mdn(c, receipt_request_, nullptr);
-    if (!built.is_ok()) return built.status();
-    return store::Receipt{200, built->headers, built->body};
+    ASSIGN_OR_RETURN(Mdn built, build_mdn(c, receipt_request_, nullptr));
+    return store::Receipt{200, built.headers, built.body};
   }
   std::string cannot_sign;
   if (signer == nullptr) {
@@ -191,9 +188,8 @@ Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier,
     log_error("configuration: " + why + "; message " + message_id_ +
               " answered with an unsigned MDN (the signature was optional)");
   }
-  Result<Mdn> built = build_mdn(c, unsigned_request, nullptr);
-  if (!built.is_ok()) return built.status();
-  return store::Receipt{200, built->headers, built->body};
+  ASSIGN_OR_RETURN(Mdn built, build_mdn(c, unsigned_request, nullptr));
+  return store::Receipt{200, built.headers, built.body};
 }
 
 Result<store::Receipt> As2Protocol::draft(Message& m, Outcome outcome, const std::string& text) {

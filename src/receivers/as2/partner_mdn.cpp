@@ -86,12 +86,10 @@ Result<PartnerMdn> read(std::string_view content_type, std::string_view body,
         v = std::move(trimmed);
     if (!v.is_ok()) return Status::invalid("the MDN's signature: " + v.status().message());
     out.signed_ = true;
-    Status s = read_report(report, &out);
-    if (!s.is_ok()) return s;
+    RETURN_IF_ERROR(read_report(report, &out));
     return out;
   }
-  Status s = read_report(outer, &out);
-  if (!s.is_ok()) return s;
+  RETURN_IF_ERROR(read_report(outer, &out));
   return out;
 }
 

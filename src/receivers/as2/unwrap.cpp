@@ -49,9 +49,8 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
   std::string layer;
   std::string_view current;
   auto set_mic = [&](std::string_view covered) -> Status {
-    Result<std::string> m = crypto::mic(covered, options.mic_algorithm);
-    if (!m.is_ok()) return m.status();
-    out.mic = m.value();
+    ASSIGN_OR_RETURN(std::string m, crypto::mic(covered, options.mic_algorithm));
+    out.mic = m;
     out.mic_algorithm = options.mic_algorithm;
     return Status::ok();
   };
@@ -82,16 +81,15 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
       mime::Entity signature;
       if (mime::Error err = mime::parse_entity(parts[1], &signature))
         return unexpected("signature part: " + err.message);
-      Result<std::string> der = decoded_body(signature);
-      if (!der.is_ok()) return der.status();
+      ASSIGN_OR_RETURN(std::string der, decoded_body(signature));
       std::string_view signed_part = parts[0];
-      Result<crypto::Verified> v = crypto::verify_detached(signed_part, der.value(), options.signers);
+      Result<crypto::Verified> v = crypto::verify_detached(signed_part, der, options.signers);
       std::string canonical;
       if (!v.is_ok() && v.status().code() == Code::IntegrityCheckFailed &&
           signed_part.find('\n') != std::string_view::npos) {
         canonical = canonical_crlf(signed_part);
         if (canonical.size() != signed_part.size()) {
-          Result<crypto::Verified> again = crypto::verify_detached(canonical, der.value(), options.signers);
+          Result<crypto::Verified> again = crypto::verify_detached(canonical, der, options.signers);
           if (again.is_ok()) v = std::move(again);
         }
       }
@@ -101,16 +99,14 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
       if (!out.signed_) {
         // The MIC covers what the signature covered: the first part, headers
         // included, in the form that verified (RFC 4130 7.3.1).
-        Status s = set_mic(canonical_verified ? std::string_view(canonical) : signed_part);
-        if (!s.is_ok()) return s;
+        RETURN_IF_ERROR(set_mic(canonical_verified ? std::string_view(canonical) : signed_part));
       }
       out.signed_ = true;
       out.signer_subject = v->signer.subject();
       out.signer_not_after = v->signer.not_after();
       out.signature_digest = v->digest;
       if (canonical_verified) {
-        Status s = counted(lease, canonical.size());
-        if (!s.is_ok()) return s;
+        RETURN_IF_ERROR(counted(lease, canonical.size()));
         replace_layer(std::move(canonical));
       } else {
         current = signed_part;  // a view into the layer we hold
@@ -119,24 +115,21 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
     }
 
     if (ct.is("application/pkcs7-mime") || ct.is("application/x-pkcs7-mime")) {
-      Result<std::string> der = decoded_body(e);
-      if (!der.is_ok()) return der.status();
+      ASSIGN_OR_RETURN(std::string der, decoded_body(e));
       std::string smime_type = ct.param("smime-type");
       for (char& c : smime_type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       Result<std::string> inner = Status::invalid("");
       if (smime_type == "compressed-data") {
-        inner = crypto::decompress(der.value(), lease);
+        inner = crypto::decompress(der, lease);
         if (!inner.is_ok()) return inner.status();
         out.compressed = true;
       } else {
-        inner = crypto::decrypt(der.value(), options.identities);
+        inner = crypto::decrypt(der, options.identities);
         if (!inner.is_ok()) return inner.status();
-        Status s = counted(lease, inner->size());
-        if (!s.is_ok()) return s;
+        RETURN_IF_ERROR(counted(lease, inner->size()));
         // Encrypted, not (yet) signed: the MIC covers the decrypted entity.
         if (!out.signed_) {
-          Status m = set_mic(inner.value());
-          if (!m.is_ok()) return m;
+          RETURN_IF_ERROR(set_mic(inner.value()));
         }
         out.encrypted = true;
       }
@@ -145,15 +138,13 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
     }
 
     // The payload.
-    Result<std::string> body = decoded_body(e);
-    if (!body.is_ok()) return body.status();
+    ASSIGN_OR_RETURN(std::string body, decoded_body(e));
     const mime::Header* declared = e.find("Content-Type");
     out.content_type = declared != nullptr ? declared->value : ct.type + "/" + ct.subtype;
-    out.payload = std::move(body.value());
+    out.payload = std::move(body);
     if (!out.signed_ && !out.encrypted) {
       // Neither signed nor encrypted: the MIC covers the content only.
-      Status s = set_mic(out.payload);
-      if (!s.is_ok()) return s;
+      RETURN_IF_ERROR(set_mic(out.payload));
     }
     return out;
   }

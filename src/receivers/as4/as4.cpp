@@ -74,20 +74,17 @@ std::string_view ebms_code(gate::Failure f) {
 }
 
 Result<Settings> Settings::from_config(const config::Gateway& gw, const config::Partners& partners) {
-  Result<receivers::SigningCertificates> certs = receivers::load_signing_certificates(partners);
-  if (!certs.is_ok()) return certs.status();
-  Result<std::vector<crypto::Identity>> identities = receivers::load_identities(gw);
-  if (!identities.is_ok()) return identities.status();
-  return Settings{gw.as4_party_id, gw.as4_party_type, &partners, std::move(certs.value()),
-                  std::move(identities.value())};
+  ASSIGN_OR_RETURN(receivers::SigningCertificates certs, receivers::load_signing_certificates(partners));
+  ASSIGN_OR_RETURN(std::vector<crypto::Identity> identities, receivers::load_identities(gw));
+  return Settings{gw.as4_party_id, gw.as4_party_type, &partners, std::move(certs),
+                  std::move(identities)};
 }
 
 Result<store::Receipt> As4Protocol::signed_if_authenticated(store::Receipt receipt) const {
   if (!security_.is_signed) return receipt;
   if (s_.identities.empty()) return Status::invalid("no identity to sign the Receipt with (<identity> in the config)");
-  Result<std::string> signed_body = crypto::wss::sign_envelope(receipt.body, s_.identities.front());
-  if (!signed_body.is_ok()) return signed_body.status();
-  receipt.body = std::move(signed_body.value());
+  ASSIGN_OR_RETURN(std::string signed_body, crypto::wss::sign_envelope(receipt.body, s_.identities.front()));
+  receipt.body = std::move(signed_body);
   return receipt;
 }
 

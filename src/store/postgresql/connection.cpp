@@ -134,15 +134,14 @@ Result<std::string> Connection::prepared(const std::string& sql, int parameters)
 }
 
 Result<Rows> Connection::exec(const std::string& sql, const Params& p) {
-  Result<std::string> name = prepared(sql, static_cast<int>(p.values_.size()));
-  if (!name.is_ok()) return name.status();
+  ASSIGN_OR_RETURN(std::string name, prepared(sql, static_cast<int>(p.values_.size())));
   std::vector<const char*> values(p.values_.size());
   std::vector<int> lengths(p.values_.size());
   for (size_t i = 0; i < values.size(); ++i) {
     values[i] = p.nulls_[i] ? nullptr : p.values_[i].data();
     lengths[i] = static_cast<int>(p.values_[i].size());
   }
-  PGresult* r = PQexecPrepared(c_, name->c_str(), static_cast<int>(values.size()), values.data(),
+  PGresult* r = PQexecPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(),
                                lengths.data(), p.formats_.data(), 1);
   const ExecStatusType st = PQresultStatus(r);
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
@@ -237,9 +236,8 @@ Status Connection::migrate() {
 }
 
 Result<int64_t> Connection::clock_ms() {
-  Result<Rows> r = exec("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint");
-  if (!r.is_ok()) return r.status();
-  return r->int64(0, 0) + options_.clock_skew_ms;
+  ASSIGN_OR_RETURN(Rows r, exec("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint"));
+  return r.int64(0, 0) + options_.clock_skew_ms;
 }
 
 }  // namespace edihub::store::postgresql

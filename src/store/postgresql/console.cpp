@@ -58,11 +58,9 @@ Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& query
 
 template <>
 Result<std::optional<MessageRow>> Console::message(int64_t id) {
-  Result<std::vector<MessageRow>> rows =
-      all<MessageRow>(c_.exec(std::string(kMessageColumns) + "WHERE id = $1", Params().add(id)), message_row);
-  if (!rows.is_ok()) return rows.status();
-  if (rows->empty()) return std::optional<MessageRow>();
-  return std::optional<MessageRow>(std::move(rows.value()[0]));
+  ASSIGN_OR_RETURN(std::vector<MessageRow> rows, all<MessageRow>(c_.exec(std::string(kMessageColumns) + "WHERE id = $1", Params().add(id)), message_row));
+  if (rows.empty()) return std::optional<MessageRow>();
+  return std::optional<MessageRow>(std::move(rows[0]));
 }
 
 template <>
@@ -131,19 +129,17 @@ Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
 template <>
 Result<std::optional<CaptureHead>> Console::capture_head(int64_t id) {
   // octet_length() of a TOASTed bytea reads its size, not its content.
-  Result<Rows> r = c_.exec("SELECT head, (octet_length(head) + octet_length(body))::bigint FROM captures WHERE id = $1",
-                           Params().add(id));
-  if (!r.is_ok()) return r.status();
-  if (r->size() == 0) return std::optional<CaptureHead>();
-  return std::optional<CaptureHead>(CaptureHead{r->text(0, 0), r->int64(0, 1)});
+  ASSIGN_OR_RETURN(Rows r, c_.exec("SELECT head, (octet_length(head) + octet_length(body))::bigint FROM captures WHERE id = $1",
+                           Params().add(id)));
+  if (r.size() == 0) return std::optional<CaptureHead>();
+  return std::optional<CaptureHead>(CaptureHead{r.text(0, 0), r.int64(0, 1)});
 }
 
 template <>
 Result<int64_t> Console::last_received(const std::string& partner_id) {
-  Result<Rows> r = c_.exec("SELECT received_at FROM messages WHERE partner_id = $1 ORDER BY id DESC LIMIT 1",
-                           Params().add(partner_id));
-  if (!r.is_ok()) return r.status();
-  return r->size() > 0 ? r->int64(0, 0) : 0;
+  ASSIGN_OR_RETURN(Rows r, c_.exec("SELECT received_at FROM messages WHERE partner_id = $1 ORDER BY id DESC LIMIT 1",
+                           Params().add(partner_id)));
+  return r.size() > 0 ? r.int64(0, 0) : 0;
 }
 
 template <>
@@ -156,9 +152,8 @@ Status Console::put_operator(const Operator& op) {
 
 template <>
 Result<bool> Console::remove_operator(const std::string& name) {
-  Result<Rows> r = c_.exec("DELETE FROM operators WHERE name = $1", Params().add(name));
-  if (!r.is_ok()) return r.status();
-  return r->affected() == 1;
+  ASSIGN_OR_RETURN(Rows r, c_.exec("DELETE FROM operators WHERE name = $1", Params().add(name)));
+  return r.affected() == 1;
 }
 
 template <>
@@ -182,15 +177,14 @@ Status Console::put_session(const std::string& token_sha256, const std::string& 
 
 template <>
 Result<std::optional<ConsoleSession>> Console::find_session(const std::string& token_sha256) {
-  Result<std::vector<ConsoleSession>> found = all<ConsoleSession>(
+  ASSIGN_OR_RETURN(std::vector<ConsoleSession> found, all<ConsoleSession>(
       c_.exec("SELECT s.operator, o.role, s.csrf, s.expires_at FROM console_sessions s"
               " JOIN operators o ON o.name = s.operator WHERE s.token_sha256 = $1 AND s.expires_at > " +
                   c_.now_sql(),
               Params().add(token_sha256)),
-      [](const Rows& r, int i) { return ConsoleSession{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)}; });
-  if (!found.is_ok()) return found.status();
-  if (found->empty()) return std::optional<ConsoleSession>();
-  return std::optional<ConsoleSession>(std::move(found.value()[0]));
+      [](const Rows& r, int i) { return ConsoleSession{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)}; }));
+  if (found.empty()) return std::optional<ConsoleSession>();
+  return std::optional<ConsoleSession>(std::move(found[0]));
 }
 
 template <>
@@ -200,11 +194,10 @@ Status Console::end_session(const std::string& token_sha256) {
 
 template <>
 Result<int64_t> Console::audit(const AuditEntry& e) {
-  Result<Rows> r = c_.exec("INSERT INTO audit (at, operator, action, target, result, peer) VALUES (" +
+  ASSIGN_OR_RETURN(Rows r, c_.exec("INSERT INTO audit (at, operator, action, target, result, peer) VALUES (" +
                                c_.now_sql() + ", $1, $2, $3, $4, $5) RETURNING id",
-                           Params().add(e.operator_name).add(e.action).add(e.target).add(e.result).add(e.peer));
-  if (!r.is_ok()) return r.status();
-  return r->size() > 0 ? r->int64(0, 0) : 0;
+                           Params().add(e.operator_name).add(e.action).add(e.target).add(e.result).add(e.peer)));
+  return r.size() > 0 ? r.int64(0, 0) : 0;
 }
 
 template <>

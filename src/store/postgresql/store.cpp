@@ -23,24 +23,23 @@ constexpr const char* kKeyColumns =
     " WHERE partner_id = $1 AND message_id = $2";
 
 Result<std::optional<KeyRecord>> read_key_row(Connection& c, const MessageKey& key) {
-  Result<Rows> r = c.exec(kKeyColumns, Params().add(key.partner_id).add(key.message_id));
-  if (!r.is_ok()) return r.status();
-  if (r->size() == 0) return std::optional<KeyRecord>();
+  ASSIGN_OR_RETURN(Rows r, c.exec(kKeyColumns, Params().add(key.partner_id).add(key.message_id)));
+  if (r.size() == 0) return std::optional<KeyRecord>();
   KeyRecord k;
   k.key = key;
-  k.state = state_from(r->text(0, 0));
-  k.received_at_ms = r->int64(0, 1);
-  k.lease_until_ms = r->int64(0, 2);
-  k.attempts = r->int64(0, 3);
-  k.failures = r->int64(0, 4);
-  k.payload = PayloadDigest::from_hex(r->text(0, 5));
-  k.raw = RawDigest::from_hex(r->text(0, 6));
-  k.outcome = r->text(0, 7);
-  k.error = r->text(0, 8);
-  k.receipt = {static_cast<int>(r->int64(0, 9)), r->text(0, 10), r->text(0, 11)};
-  k.owner = r->text(0, 12);
-  k.owner_node = r->text(0, 13);
-  k.owner_heartbeat_ms = r->int64(0, 14);
+  k.state = state_from(r.text(0, 0));
+  k.received_at_ms = r.int64(0, 1);
+  k.lease_until_ms = r.int64(0, 2);
+  k.attempts = r.int64(0, 3);
+  k.failures = r.int64(0, 4);
+  k.payload = PayloadDigest::from_hex(r.text(0, 5));
+  k.raw = RawDigest::from_hex(r.text(0, 6));
+  k.outcome = r.text(0, 7);
+  k.error = r.text(0, 8);
+  k.receipt = {static_cast<int>(r.int64(0, 9)), r.text(0, 10), r.text(0, 11)};
+  k.owner = r.text(0, 12);
+  k.owner_node = r.text(0, 13);
+  k.owner_heartbeat_ms = r.int64(0, 14);
   return std::optional<KeyRecord>(std::move(k));
 }
 
@@ -160,11 +159,10 @@ class PgTransaction : public Transaction {
   Result<Applied> put_invoice(const std::string& partner, const business::Invoice& doc,
                               const std::string& source) override;
   Result<int64_t> next_sequence(const std::string& name) override {
-    Result<Rows> r = c_.exec("INSERT INTO sequences (name, value) VALUES ($1, 1)"
+    ASSIGN_OR_RETURN(Rows r, c_.exec("INSERT INTO sequences (name, value) VALUES ($1, 1)"
                              " ON CONFLICT (name) DO UPDATE SET value = sequences.value + 1 RETURNING value",
-                             Params().add(name));
-    if (!r.is_ok()) return r.status();
-    return r->int64(0, 0);
+                             Params().add(name)));
+    return r.int64(0, 0);
   }
 
   Status log(const MessageLog& m) override {
@@ -184,20 +182,18 @@ class PgTransaction : public Transaction {
                             .add(i.message_id).add(i.headers).bytes(i.body).add(now_)));
   }
   Result<int64_t> archive(const CaptureRef& cap) override {
-    Result<Rows> r = c_.exec("INSERT INTO captures (received_at, partner_id, protocol, message_id, raw_sha256, head,"
+    ASSIGN_OR_RETURN(Rows r, c_.exec("INSERT INTO captures (received_at, partner_id, protocol, message_id, raw_sha256, head,"
                              " body) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
                              Params().add(now_).add(cap.partner_id).add(cap.protocol).add(cap.message_id)
-                                 .add(cap.raw.hex()).bytes(cap.head).bytes(cap.body));
-    if (!r.is_ok()) return r.status();
-    return r->int64(0, 0);
+                                 .add(cap.raw.hex()).bytes(cap.head).bytes(cap.body)));
+    return r.int64(0, 0);
   }
 
  private:
   Result<StoredVersion> version(const char* sql, const std::string& partner, const std::string& number) {
-    Result<Rows> r = c_.exec(sql, Params().add(partner).add(number));
-    if (!r.is_ok()) return r.status();
+    ASSIGN_OR_RETURN(Rows r, c_.exec(sql, Params().add(partner).add(number)));
     StoredVersion v;
-    if (r->size() > 0) v = {true, r->text(0, 0), r->text(0, 1)};
+    if (r.size() > 0) v = {true, r.text(0, 0), r.text(0, 1)};
     return v;
   }
 
@@ -208,14 +204,13 @@ class PgTransaction : public Transaction {
 Result<Applied> PgTransaction::put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
                                                    const std::string& source) {
   // FOR UPDATE: two nodes booking versions of one document apply them in turn.
-  Result<StoredVersion> stored = version(
+  ASSIGN_OR_RETURN(StoredVersion stored, version(
       "SELECT document_date, purpose FROM shipment_notices WHERE partner_id = $1 AND document_number = $2 FOR UPDATE",
-      partner, doc.document_number);
-  if (!stored.is_ok()) return stored.status();
-  const Applied applied = decide_version(stored.value(), doc.document_date, doc.purpose);
+      partner, doc.document_number));
+  const Applied applied = decide_version(stored, doc.document_date, doc.purpose);
   const std::string purpose(business::purpose_name(doc.purpose));
   if (applied == Applied::IgnoredOlder) return applied;
-  if (applied == Applied::Cancelled && stored->exists) {
+  if (applied == Applied::Cancelled && stored.exists) {
     Status s = done(c_.exec("UPDATE shipment_notices SET purpose = $3, status = 'cancelled', document_date = $4,"
                             " source = $5, versions = versions + 1, updated_at = $6"
                             " WHERE partner_id = $1 AND document_number = $2",
@@ -273,14 +268,13 @@ Result<Applied> PgTransaction::put_shipment_notice(const std::string& partner, c
 
 Result<Applied> PgTransaction::put_invoice(const std::string& partner, const business::Invoice& doc,
                                            const std::string& source) {
-  Result<StoredVersion> stored = version(
+  ASSIGN_OR_RETURN(StoredVersion stored, version(
       "SELECT document_date, purpose FROM invoices WHERE partner_id = $1 AND invoice_number = $2 FOR UPDATE",
-      partner, doc.invoice_number);
-  if (!stored.is_ok()) return stored.status();
-  const Applied applied = decide_version(stored.value(), doc.document_date, doc.purpose);
+      partner, doc.invoice_number));
+  const Applied applied = decide_version(stored, doc.document_date, doc.purpose);
   const std::string purpose(business::purpose_name(doc.purpose));
   if (applied == Applied::IgnoredOlder) return applied;
-  if (applied == Applied::Cancelled && stored->exists) {
+  if (applied == Applied::Cancelled && stored.exists) {
     Status s = done(c_.exec("UPDATE invoices SET purpose = $3, status = 'cancelled', document_date = $4, source = $5,"
                             " versions = versions + 1, updated_at = $6 WHERE partner_id = $1 AND invoice_number = $2",
                             Params().add(partner).add(doc.invoice_number).add(purpose).add(doc.document_date)
@@ -344,12 +338,11 @@ class PgStore : public Store {
   // KeyStore
   Result<std::optional<KeyRecord>> lookup(const MessageKey& key) override { return read_key_row(*c_, key); }
   Result<std::optional<Receipt>> conflict_receipt(const MessageKey& key, const RawDigest& raw) override {
-    Result<Rows> r = c_->exec("SELECT receipt_status, receipt_headers, receipt_body FROM conflict_receipts"
+    ASSIGN_OR_RETURN(Rows r, c_->exec("SELECT receipt_status, receipt_headers, receipt_body FROM conflict_receipts"
                               " WHERE partner_id = $1 AND message_id = $2 AND raw_sha256 = $3",
-                              Params().add(key.partner_id).add(key.message_id).add(raw.hex()));
-    if (!r.is_ok()) return r.status();
-    if (r->size() == 0) return std::optional<Receipt>();
-    return std::optional<Receipt>(Receipt{static_cast<int>(r->int64(0, 0)), r->text(0, 1), r->text(0, 2)});
+                              Params().add(key.partner_id).add(key.message_id).add(raw.hex())));
+    if (r.size() == 0) return std::optional<Receipt>();
+    return std::optional<Receipt>(Receipt{static_cast<int>(r.int64(0, 0)), r.text(0, 1), r.text(0, 2)});
   }
   Status transact(const TransactionWork& work, int64_t lock_wait_ms) override;
 
@@ -358,7 +351,7 @@ class PgStore : public Store {
     return transact(
         [&](Transaction& tx) -> Status {
           for (const auto& r : rows)
-            if (Status s = tx.log(r); !s.is_ok()) return s;
+            RETURN_IF_ERROR(tx.log(r));
           return Status::ok();
         },
         c_->options().busy_timeout_ms);
@@ -417,13 +410,12 @@ class PgStore : public Store {
                          Params().add(delivered ? "delivered" : "failed").bytes(receipt).add(error).add(id)));
   }
   Result<std::vector<OutboxEntry>> list_outbox(const OutboxFilter& f) override {
-    Result<Rows> r = c_->exec("SELECT " OUTBOX_COLUMNS " FROM outbox WHERE ($1::text = '' OR partner_id = $1)"
+    ASSIGN_OR_RETURN(Rows r, c_->exec("SELECT " OUTBOX_COLUMNS " FROM outbox WHERE ($1::text = '' OR partner_id = $1)"
                               " AND ($2::text = '' OR state = $2) AND ($4::text = '' OR reference = $4)"
                               " ORDER BY id DESC LIMIT $3",
                               Params().add(f.partner_id.value_or("")).add(f.state.value_or(""))
-                                  .add(int64_t{f.limit}).add(f.reference.value_or("")));
-    if (!r.is_ok()) return r.status();
-    return outbox_rows(r.value());
+                                  .add(int64_t{f.limit}).add(f.reference.value_or(""))));
+    return outbox_rows(r);
   }
   Result<std::optional<OutboxEntry>> outbox_entry(int64_t id) override {
     return first(c_->exec("SELECT " OUTBOX_COLUMNS " FROM outbox WHERE id = $1", Params().add(id)));
@@ -441,25 +433,23 @@ class PgStore : public Store {
 
   // CaptureStore
   Result<std::vector<CaptureInfo>> list_captures(const CaptureFilter& f) override {
-    Result<Rows> r = c_->exec(
+    ASSIGN_OR_RETURN(Rows r, c_->exec(
         "SELECT id, received_at, partner_id, protocol, message_id, (length(head) + length(body))::bigint"
         " FROM captures WHERE ($1::text = '' OR partner_id = $1) AND ($2::text = '' OR message_id = $2)"
         " AND received_at >= $3 ORDER BY id DESC LIMIT $4",
-        Params().add(f.partner_id.value_or("")).add(f.message_id.value_or("")).add(f.since_ms).add(int64_t{f.limit}));
-    if (!r.is_ok()) return r.status();
+        Params().add(f.partner_id.value_or("")).add(f.message_id.value_or("")).add(f.since_ms).add(int64_t{f.limit})));
     std::vector<CaptureInfo> out;
-    for (int i = 0; i < r->size(); ++i)
-      out.push_back({r->int64(i, 0), r->int64(i, 1), r->int64(i, 5), r->text(i, 2), r->text(i, 3), r->text(i, 4)});
+    for (int i = 0; i < r.size(); ++i)
+      out.push_back({r.int64(i, 0), r.int64(i, 1), r.int64(i, 5), r.text(i, 2), r.text(i, 3), r.text(i, 4)});
     return out;
   }
   Result<std::optional<Capture>> read_capture(int64_t id) override {
-    Result<Rows> r = c_->exec("SELECT partner_id, protocol, message_id, raw_sha256, head, body FROM captures"
+    ASSIGN_OR_RETURN(Rows r, c_->exec("SELECT partner_id, protocol, message_id, raw_sha256, head, body FROM captures"
                               " WHERE id = $1",
-                              Params().add(id));
-    if (!r.is_ok()) return r.status();
-    if (r->size() == 0) return std::optional<Capture>();
-    return std::optional<Capture>(Capture{r->text(0, 0), r->text(0, 1), r->text(0, 2),
-                                          crypto::RawDigest::from_hex(r->text(0, 3)), r->text(0, 4), r->text(0, 5)});
+                              Params().add(id)));
+    if (r.size() == 0) return std::optional<Capture>();
+    return std::optional<Capture>(Capture{r.text(0, 0), r.text(0, 1), r.text(0, 2),
+                                          crypto::RawDigest::from_hex(r.text(0, 3)), r.text(0, 4), r.text(0, 5)});
   }
 
   // Retention: each batch its own short transaction; no table lock.
@@ -502,15 +492,13 @@ class PgStore : public Store {
         " FROM lease_owners WHERE heartbeat_at < $1 AND NOT EXISTS (SELECT 1 FROM idempotency_keys"
         " WHERE owner = lease_owners.id AND state = 'processing')";
     if (dry_run) return scalar("SELECT count(*)" + gone, Params().add(cutoff_ms));
-    Result<Rows> r = c_->exec("DELETE" + gone, Params().add(cutoff_ms));
-    if (!r.is_ok()) return r.status();
-    return r->affected();
+    ASSIGN_OR_RETURN(Rows r, c_->exec("DELETE" + gone, Params().add(cutoff_ms)));
+    return r.affected();
   }
   Result<std::vector<std::string>> partners_with_keys() override {
-    Result<Rows> r = c_->exec("SELECT DISTINCT partner_id FROM idempotency_keys ORDER BY partner_id");
-    if (!r.is_ok()) return r.status();
+    ASSIGN_OR_RETURN(Rows r, c_->exec("SELECT DISTINCT partner_id FROM idempotency_keys ORDER BY partner_id"));
     std::vector<std::string> out;
-    for (int i = 0; i < r->size(); ++i) out.push_back(r->text(i, 0));
+    for (int i = 0; i < r.size(); ++i) out.push_back(r.text(i, 0));
     return out;
   }
 
@@ -523,14 +511,12 @@ class PgStore : public Store {
 
  private:
   Result<int64_t> scalar(const std::string& sql, const Params& p = {}) {
-    Result<Rows> r = c_->exec(sql, p);
-    if (!r.is_ok()) return r.status();
-    return r->size() > 0 ? r->int64(0, 0) : 0;
+    ASSIGN_OR_RETURN(Rows r, c_->exec(sql, p));
+    return r.size() > 0 ? r.int64(0, 0) : 0;
   }
   Result<int64_t> delete_batch(const char* sql, int64_t cutoff, int64_t batch) {
-    Result<Rows> r = c_->exec(sql, Params().add(cutoff).add(batch));
-    if (!r.is_ok()) return r.status();
-    return r->affected();
+    ASSIGN_OR_RETURN(Rows r, c_->exec(sql, Params().add(cutoff).add(batch)));
+    return r.affected();
   }
 
   std::unique_ptr<Connection> c_;
@@ -542,9 +528,8 @@ Status PgStore::transact(const TransactionWork& work, int64_t lock_wait_ms) {
   // (the gate's work is written to be re-run); three times at most.
   constexpr int kTries = 3;
   for (int attempt = 1;; ++attempt) {
-    Result<int64_t> now = c_->begin(lock_wait_ms);
-    if (!now.is_ok()) return now.status();
-    PgTransaction tx(*c_, now.value());
+    ASSIGN_OR_RETURN(int64_t now, c_->begin(lock_wait_ms));
+    PgTransaction tx(*c_, now);
     Status s;
     try {
       s = work(tx);
@@ -563,8 +548,7 @@ Status PgStore::transact(const TransactionWork& work, int64_t lock_wait_ms) {
 
 Result<PurgeBatch> PgStore::purge_keys(const PurgeRequest& req) {
   PurgeBatch b;
-  Result<int64_t> now = c_->clock_ms();
-  if (!now.is_ok()) return now.status();
+  ASSIGN_OR_RETURN(int64_t now, c_->clock_ms());
   const std::string partner = req.partner_id.value_or("");
   const char* live_sql =
       "SELECT count(*) FROM idempotency_keys WHERE received_at < $1 AND ($2::text = '' OR partner_id = $2)"
@@ -573,19 +557,19 @@ Result<PurgeBatch> PgStore::purge_keys(const PurgeRequest& req) {
     Result<int64_t> count = scalar(
         "SELECT count(*) FROM idempotency_keys WHERE received_at < $1 AND ($2::text = '' OR partner_id = $2)"
         " AND (state <> 'processing' OR lease_until <= $3)",
-        Params().add(req.cutoff_ms).add(partner).add(now.value()));
-    Result<int64_t> live = scalar(live_sql, Params().add(req.cutoff_ms).add(partner).add(now.value()));
+        Params().add(req.cutoff_ms).add(partner).add(now));
+    Result<int64_t> live = scalar(live_sql, Params().add(req.cutoff_ms).add(partner).add(now));
     if (!count.is_ok()) return count.status();
     if (!live.is_ok()) return live.status();
     b.deleted = count.value();
     b.kept_live = live.value();
     return b;
   }
-  Status s = transact(
+  RETURN_IF_ERROR(transact(
       [&](Transaction&) -> Status {
         // One batch of keys (SKIP LOCKED: never wait on a key a message holds),
         // and the conflict answers stored for them.
-        Result<Rows> r = c_->exec(
+        ASSIGN_OR_RETURN(Rows r, c_->exec(
             "WITH batch AS (SELECT partner_id, message_id FROM idempotency_keys WHERE received_at < $1"
             " AND ($2::text = '' OR partner_id = $2) AND (state <> 'processing' OR lease_until <= $3)"
             " LIMIT $4 FOR UPDATE SKIP LOCKED),"
@@ -593,17 +577,14 @@ Result<PurgeBatch> PgStore::purge_keys(const PurgeRequest& req) {
             " WHERE c.partner_id = batch.partner_id AND c.message_id = batch.message_id)"
             " DELETE FROM idempotency_keys k USING batch"
             " WHERE k.partner_id = batch.partner_id AND k.message_id = batch.message_id",
-            Params().add(req.cutoff_ms).add(partner).add(now.value()).add(int64_t{req.batch}));
-        if (!r.is_ok()) return r.status();
-        b.deleted = r->affected();
+            Params().add(req.cutoff_ms).add(partner).add(now).add(int64_t{req.batch})));
+        b.deleted = r.affected();
         return Status::ok();
       },
-      c_->options().busy_timeout_ms);
-  if (!s.is_ok()) return s;
+      c_->options().busy_timeout_ms));
   if (b.deleted < req.batch) {  // the last batch: say what stayed behind
-    Result<int64_t> live = scalar(live_sql, Params().add(req.cutoff_ms).add(partner).add(now.value()));
-    if (!live.is_ok()) return live.status();
-    b.kept_live = live.value();
+    ASSIGN_OR_RETURN(int64_t live, scalar(live_sql, Params().add(req.cutoff_ms).add(partner).add(now)));
+    b.kept_live = live;
   }
   return b;
 }
@@ -616,60 +597,52 @@ Result<StatusReport> PgStore::report() {
   if (!keys.is_ok()) return keys.status();
   for (int i = 0; i < keys->size(); ++i)
     r.keys.push_back({keys->text(i, 0), keys->text(i, 1), keys->text(i, 2), keys->int64(i, 3)});
-  Result<Rows> span = c_->exec("SELECT COALESCE(MIN(received_at), 0), COALESCE(MAX(received_at), 0)"
-                               " FROM idempotency_keys");
-  if (!span.is_ok()) return span.status();
-  r.oldest_received_ms = span->int64(0, 0);
-  r.newest_received_ms = span->int64(0, 1);
-  Result<int64_t> now = c_->clock_ms();
-  if (!now.is_ok()) return now.status();
-  Result<Rows> outcomes = c_->exec("SELECT outcome, count(*) FROM messages WHERE received_at >= $1 GROUP BY outcome",
-                                   Params().add(now.value() - 24 * 3600 * 1000LL));
-  if (!outcomes.is_ok()) return outcomes.status();
-  for (int i = 0; i < outcomes->size(); ++i) r.outcomes_24h[outcomes->text(i, 0)] = outcomes->int64(i, 1);
-  Result<Rows> counts = c_->exec(
+  ASSIGN_OR_RETURN(Rows span, c_->exec("SELECT COALESCE(MIN(received_at), 0), COALESCE(MAX(received_at), 0)"
+                               " FROM idempotency_keys"));
+  r.oldest_received_ms = span.int64(0, 0);
+  r.newest_received_ms = span.int64(0, 1);
+  ASSIGN_OR_RETURN(int64_t now, c_->clock_ms());
+  ASSIGN_OR_RETURN(Rows outcomes, c_->exec("SELECT outcome, count(*) FROM messages WHERE received_at >= $1 GROUP BY outcome",
+                                   Params().add(now - 24 * 3600 * 1000LL)));
+  for (int i = 0; i < outcomes.size(); ++i) r.outcomes_24h[outcomes.text(i, 0)] = outcomes.int64(i, 1);
+  ASSIGN_OR_RETURN(Rows counts, c_->exec(
       "SELECT (SELECT count(*) FROM shipment_notices), (SELECT count(*) FROM shipment_notice_lines),"
       " (SELECT count(*) FROM invoices), (SELECT count(*) FROM invoice_lines), (SELECT count(*) FROM messages),"
-      " (SELECT count(*) FROM outbox), (SELECT count(*) FROM captures), pg_database_size(current_database())");
-  if (!counts.is_ok()) return counts.status();
+      " (SELECT count(*) FROM outbox), (SELECT count(*) FROM captures), pg_database_size(current_database())"));
   int col = 0;
   for (const char* table : {"shipment_notices", "shipment_notice_lines", "invoices", "invoice_lines", "messages",
                             "outbox", "captures"})
-    r.business_rows[table] = counts->int64(0, col++);
-  r.store_bytes = counts->int64(0, col);
+    r.business_rows[table] = counts.int64(0, col++);
+  r.store_bytes = counts.int64(0, col);
   return r;
 }
 
 Result<Gauges> PgStore::gauges(int max_failures) {
   Gauges g;
   g.schema_version = c_->schema_version();
-  Result<Rows> keys = c_->exec("SELECT state, count(*), count(*) FILTER (WHERE failures >= $1) FROM idempotency_keys"
+  ASSIGN_OR_RETURN(Rows keys, c_->exec("SELECT state, count(*), count(*) FILTER (WHERE failures >= $1) FROM idempotency_keys"
                                " WHERE state <> 'completed' GROUP BY state",
-                               Params().add(int64_t{max_failures}));
-  if (!keys.is_ok()) return keys.status();
-  for (int i = 0; i < keys->size(); ++i) {
-    g.open_keys[keys->text(i, 0)] = keys->int64(i, 1);
-    if (keys->text(i, 0) == "failed") g.poison_keys = keys->int64(i, 2);
+                               Params().add(int64_t{max_failures})));
+  for (int i = 0; i < keys.size(); ++i) {
+    g.open_keys[keys.text(i, 0)] = keys.int64(i, 1);
+    if (keys.text(i, 0) == "failed") g.poison_keys = keys.int64(i, 2);
   }
   Result<Rows> outbox = c_->exec("SELECT state, count(*), min(created_at) FROM outbox"
                                  " WHERE state IN ('pending', 'in-flight', 'sent', 'failed') GROUP BY state");
   if (!outbox.is_ok()) return outbox.status();
   for (int i = 0; i < outbox->size(); ++i) g.outbox[outbox->text(i, 0)] = {outbox->int64(i, 1), outbox->int64(i, 2)};
-  Result<Rows> size = c_->exec("SELECT pg_database_size(current_database())");
-  if (!size.is_ok()) return size.status();
-  g.store_bytes = size->int64(0, 0);
-  Result<int64_t> purged = scalar("SELECT COALESCE(max(at), 0) FROM audit WHERE action = 'purge'");
-  if (!purged.is_ok()) return purged.status();
-  g.last_purge_ms = purged.value();
+  ASSIGN_OR_RETURN(Rows size, c_->exec("SELECT pg_database_size(current_database())"));
+  g.store_bytes = size.int64(0, 0);
+  ASSIGN_OR_RETURN(int64_t purged, scalar("SELECT COALESCE(max(at), 0) FROM audit WHERE action = 'purge'"));
+  g.last_purge_ms = purged;
   return g;
 }
 
 }  // namespace
 
 Result<std::unique_ptr<Store>> open_postgresql_store(const std::string& uri, const StoreOptions& options) {
-  Result<std::unique_ptr<Connection>> c = Connection::open(uri, options);
-  if (!c.is_ok()) return c.status();
-  return std::unique_ptr<Store>(new PgStore(std::move(c.value())));
+  ASSIGN_OR_RETURN(std::unique_ptr<Connection> c, Connection::open(uri, options));
+  return std::unique_ptr<Store>(new PgStore(std::move(c)));
 }
 
 }  // namespace edihub::store::postgresql

@@ -53,21 +53,19 @@ Business::Business(Connection& c)
 Result<StoredVersion> Business::version_of(Stmt& select, const std::string& partner, const std::string& number) {
   Using q(select);
   q->bind(1, partner).bind(2, number);
-  Result<bool> row = q->step();
-  if (!row.is_ok()) return row.status();
+  ASSIGN_OR_RETURN(bool row, q->step());
   StoredVersion v;
-  if (row.value()) v = {true, q->text(0), q->text(1)};
+  if (row) v = {true, q->text(0), q->text(1)};
   return v;
 }
 
 Result<Applied> Business::put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
                                               const std::string& source, int64_t now_ms) {
-  Result<StoredVersion> stored = version_of(sn_select_, partner, doc.document_number);
-  if (!stored.is_ok()) return stored.status();
-  const Applied applied = decide_version(stored.value(), doc.document_date, doc.purpose);
+  ASSIGN_OR_RETURN(StoredVersion stored, version_of(sn_select_, partner, doc.document_number));
+  const Applied applied = decide_version(stored, doc.document_date, doc.purpose);
   const std::string purpose(business::purpose_name(doc.purpose));
   if (applied == Applied::IgnoredOlder) return applied;
-  if (applied == Applied::Cancelled && stored->exists) {
+  if (applied == Applied::Cancelled && stored.exists) {
     Using q(sn_cancel_);
     q->bind(1, partner).bind(2, doc.document_number).bind(3, purpose).bind(4, doc.document_date);
     q->bind(5, source).bind(6, now_ms);
@@ -80,15 +78,13 @@ Result<Applied> Business::put_shipment_notice(const std::string& partner, const 
     if (applied != Applied::Replaced) q->bind(4, applied == Applied::Cancelled ? "cancelled" : "active");
     q->bind(5, doc.document_date).bind(6, doc.ship_date).bind(7, doc.order_number).bind(8, doc.ship_from);
     q->bind(9, doc.ship_to).bind(10, doc.carrier).bind(11, doc.gross_weight).bind(12, source).bind(13, now_ms);
-    Status s = ran(q->run());
-    if (!s.is_ok()) return s;
+    RETURN_IF_ERROR(ran(q->run()));
   }
   if (applied == Applied::Cancelled) return applied;
   if (applied == Applied::Replaced) {
     Using q(sn_delete_lines_);
     q->bind(1, partner).bind(2, doc.document_number);
-    Status s = ran(q->run());
-    if (!s.is_ok()) return s;
+    RETURN_IF_ERROR(ran(q->run()));
   }
   int64_t position = 0;
   for (const auto& line : doc.lines) {
@@ -96,20 +92,18 @@ Result<Applied> Business::put_shipment_notice(const std::string& partner, const 
     q->bind(1, partner).bind(2, doc.document_number).bind(3, ++position).bind(4, int64_t{line.line_number});
     q->bind(5, line.item_id).bind(6, line.item_id_type).bind(7, line.supplier_item).bind(8, line.quantity);
     q->bind(9, line.unit).bind(10, line.order_number);
-    Status s = ran(q->run());
-    if (!s.is_ok()) return s;
+    RETURN_IF_ERROR(ran(q->run()));
   }
   return applied;
 }
 
 Result<Applied> Business::put_invoice(const std::string& partner, const business::Invoice& doc,
                                       const std::string& source, int64_t now_ms) {
-  Result<StoredVersion> stored = version_of(inv_select_, partner, doc.invoice_number);
-  if (!stored.is_ok()) return stored.status();
-  const Applied applied = decide_version(stored.value(), doc.document_date, doc.purpose);
+  ASSIGN_OR_RETURN(StoredVersion stored, version_of(inv_select_, partner, doc.invoice_number));
+  const Applied applied = decide_version(stored, doc.document_date, doc.purpose);
   const std::string purpose(business::purpose_name(doc.purpose));
   if (applied == Applied::IgnoredOlder) return applied;
-  if (applied == Applied::Cancelled && stored->exists) {
+  if (applied == Applied::Cancelled && stored.exists) {
     Using q(inv_cancel_);
     q->bind(1, partner).bind(2, doc.invoice_number).bind(3, purpose).bind(4, doc.document_date);
     q->bind(5, source).bind(6, now_ms);
@@ -124,15 +118,13 @@ Result<Applied> Business::put_invoice(const std::string& partner, const business
     if (doc.tax_minor) q->bind(10, *doc.tax_minor); else q->bind_null(10);
     if (doc.line_total_minor) q->bind(11, *doc.line_total_minor); else q->bind_null(11);
     q->bind(12, source).bind(13, now_ms);
-    Status s = ran(q->run());
-    if (!s.is_ok()) return s;
+    RETURN_IF_ERROR(ran(q->run()));
   }
   if (applied == Applied::Cancelled) return applied;
   if (applied == Applied::Replaced) {
     Using q(inv_delete_lines_);
     q->bind(1, partner).bind(2, doc.invoice_number);
-    Status s = ran(q->run());
-    if (!s.is_ok()) return s;
+    RETURN_IF_ERROR(ran(q->run()));
   }
   int64_t position = 0;
   for (const auto& line : doc.lines) {
@@ -140,8 +132,7 @@ Result<Applied> Business::put_invoice(const std::string& partner, const business
     q->bind(1, partner).bind(2, doc.invoice_number).bind(3, ++position).bind(4, int64_t{line.line_number});
     q->bind(5, line.item_id).bind(6, line.item_id_type).bind(7, line.quantity).bind(8, line.unit);
     q->bind(9, line.unit_price).bind(10, line.amount_minor);
-    Status s = ran(q->run());
-    if (!s.is_ok()) return s;
+    RETURN_IF_ERROR(ran(q->run()));
   }
   return applied;
 }
@@ -149,9 +140,8 @@ Result<Applied> Business::put_invoice(const std::string& partner, const business
 Result<int64_t> Business::next_sequence(const std::string& name) {
   Using q(sequence_);
   q->bind(1, name);
-  Result<bool> row = q->step();
-  if (!row.is_ok()) return row.status();
-  if (!row.value()) return Status::transient("sequence " + name + ": no value returned");
+  ASSIGN_OR_RETURN(bool row, q->step());
+  if (!row) return Status::transient("sequence " + name + ": no value returned");
   return q->int64(0);
 }
 

@@ -80,8 +80,7 @@ void Connection::rollback() {
 }
 
 Result<int64_t> Connection::write_alone(Stmt& q) {
-  Status begun = begin(options_.busy_timeout_ms);
-  if (!begun.is_ok()) return begun;
+  RETURN_IF_ERROR(begin(options_.busy_timeout_ms));
   Result<int64_t> n = q.run();
   if (!n.is_ok()) {
     rollback();
@@ -131,8 +130,7 @@ Result<bool> Stmt::step() {
 }
 
 Result<int64_t> Stmt::run() {
-  Result<bool> r = step();
-  if (!r.is_ok()) return r.status();
+  RETURN_IF_ERROR(step());
   return static_cast<int64_t>(sqlite3_changes(c_.db()));
 }
 

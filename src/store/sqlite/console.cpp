@@ -16,9 +16,8 @@ template <typename T, typename Read>
 Result<std::vector<T>> all(Stmt& q, Read read) {
   std::vector<T> out;
   while (true) {
-    Result<bool> row = q.step();
-    if (!row.is_ok()) return row.status();
-    if (!row.value()) return out;
+    ASSIGN_OR_RETURN(bool row, q.step());
+    if (!row) return out;
     out.push_back(read(q));
   }
 }
@@ -63,10 +62,9 @@ template <>
 Result<std::optional<MessageRow>> Console::message(int64_t id) {
   Stmt q(c_, (std::string(kMessageColumns) + "WHERE id = ?1").c_str());
   q.bind(1, id);
-  Result<std::vector<MessageRow>> rows = all<MessageRow>(q, message_row);
-  if (!rows.is_ok()) return rows.status();
-  if (rows->empty()) return std::optional<MessageRow>();
-  return std::optional<MessageRow>(std::move(rows.value()[0]));
+  ASSIGN_OR_RETURN(std::vector<MessageRow> rows, all<MessageRow>(q, message_row));
+  if (rows.empty()) return std::optional<MessageRow>();
+  return std::optional<MessageRow>(std::move(rows[0]));
 }
 
 template <>
@@ -136,9 +134,8 @@ Result<std::optional<CaptureHead>> Console::capture_head(int64_t id) {
   // length() of a blob reads its size, not its content.
   Stmt q(c_, "SELECT head, length(head) + length(body) FROM captures WHERE id = ?1");
   q.bind(1, id);
-  Result<bool> row = q.step();
-  if (!row.is_ok()) return row.status();
-  if (!row.value()) return std::optional<CaptureHead>();
+  ASSIGN_OR_RETURN(bool row, q.step());
+  if (!row) return std::optional<CaptureHead>();
   return std::optional<CaptureHead>(CaptureHead{q.blob(0), q.int64(1)});
 }
 
@@ -146,9 +143,8 @@ template <>
 Result<int64_t> Console::last_received(const std::string& partner_id) {
   Stmt q(c_, "SELECT received_at FROM messages WHERE partner_id = ?1 ORDER BY id DESC LIMIT 1");
   q.bind(1, partner_id);
-  Result<bool> row = q.step();
-  if (!row.is_ok()) return row.status();
-  return row.value() ? q.int64(0) : 0;
+  ASSIGN_OR_RETURN(bool row, q.step());
+  return row ? q.int64(0) : 0;
 }
 
 template <>
@@ -164,9 +160,8 @@ template <>
 Result<bool> Console::remove_operator(const std::string& name) {
   Stmt q(c_, "DELETE FROM operators WHERE name = ?1");
   q.bind(1, name);
-  Result<int64_t> n = c_.write_alone(q);
-  if (!n.is_ok()) return n.status();
-  return n.value() == 1;
+  ASSIGN_OR_RETURN(int64_t n, c_.write_alone(q));
+  return n == 1;
 }
 
 template <>
@@ -182,7 +177,7 @@ Status Console::put_session(const std::string& token_sha256, const std::string& 
   const int64_t now = c_.clock_ms();
   Stmt expired(c_, "DELETE FROM console_sessions WHERE expires_at <= ?1");
   expired.bind(1, now);
-  if (Status s = done(c_.write_alone(expired)); !s.is_ok()) return s;
+  RETURN_IF_ERROR(done(c_.write_alone(expired)));
   Stmt q(c_,
          "INSERT INTO console_sessions (token_sha256, operator, csrf, created_at, expires_at)"
          " VALUES (?1, ?2, ?3, ?4, ?5)");
@@ -196,11 +191,10 @@ Result<std::optional<ConsoleSession>> Console::find_session(const std::string& t
          "SELECT s.operator, o.role, s.csrf, s.expires_at FROM console_sessions s"
          " JOIN operators o ON o.name = s.operator WHERE s.token_sha256 = ?1 AND s.expires_at > ?2");
   q.bind(1, token_sha256).bind(2, c_.clock_ms());
-  Result<std::vector<ConsoleSession>> found = all<ConsoleSession>(
-      q, [](const Stmt& r) { return ConsoleSession{r.text(0), r.text(1), r.text(2), r.int64(3)}; });
-  if (!found.is_ok()) return found.status();
-  if (found->empty()) return std::optional<ConsoleSession>();
-  return std::optional<ConsoleSession>(std::move(found.value()[0]));
+  ASSIGN_OR_RETURN(std::vector<ConsoleSession> found, all<ConsoleSession>(
+      q, [](const Stmt& r) { return ConsoleSession{r.text(0), r.text(1), r.text(2), r.int64(3)}; }));
+  if (found.empty()) return std::optional<ConsoleSession>();
+  return std::optional<ConsoleSession>(std::move(found[0]));
 }
 
 template <>
@@ -215,8 +209,7 @@ Result<int64_t> Console::audit(const AuditEntry& e) {
   Stmt q(c_, "INSERT INTO audit (at, operator, action, target, result, peer) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   q.bind(1, c_.clock_ms()).bind(2, e.operator_name).bind(3, e.action).bind(4, e.target).bind(5, e.result);
   q.bind(6, e.peer);
-  Result<int64_t> n = c_.write_alone(q);
-  if (!n.is_ok()) return n.status();
+  RETURN_IF_ERROR(c_.write_alone(q));
   return sqlite3_last_insert_rowid(c_.db());  // this connection's insert
 }
 

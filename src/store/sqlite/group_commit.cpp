@@ -32,9 +32,8 @@ Result<std::shared_ptr<GroupCommitter>> GroupCommitter::for_path(const std::stri
   static std::map<std::string, std::weak_ptr<GroupCommitter>> registry;
   std::lock_guard<std::mutex> lock(registry_mu);
   if (auto existing = registry[path].lock()) return existing;
-  Result<std::unique_ptr<Connection>> c = open_connection(path, options);
-  if (!c.is_ok()) return c.status();
-  auto committer = std::make_shared<GroupCommitter>(std::move(c.value()));
+  ASSIGN_OR_RETURN(std::unique_ptr<Connection> c, open_connection(path, options));
+  auto committer = std::make_shared<GroupCommitter>(std::move(c));
   registry[path] = committer;
   return committer;
 }

@@ -44,17 +44,15 @@ Result<bool> Keys::insert(const MessageKey& key, const PayloadDigest& payload, c
   Using q(insert_);
   q->bind(1, key.partner_id).bind(2, key.message_id).bind(3, key.protocol()).bind(4, now_ms);
   q->bind(5, lease_until_ms).bind(6, payload.hex()).bind(7, raw.hex()).bind(8, owner);
-  Result<int64_t> n = q->run();
-  if (!n.is_ok()) return n.status();
-  return n.value() == 1;
+  ASSIGN_OR_RETURN(int64_t n, q->run());
+  return n == 1;
 }
 
 Result<std::optional<KeyRecord>> Keys::read(const MessageKey& key) {
   Using q(select_);
   q->bind(1, key.partner_id).bind(2, key.message_id);
-  Result<bool> row = q->step();
-  if (!row.is_ok()) return row.status();
-  if (!row.value()) return std::optional<KeyRecord>();
+  ASSIGN_OR_RETURN(bool row, q->step());
+  if (!row) return std::optional<KeyRecord>();
   KeyRecord r;
   r.key = key;
   r.state = state_from(q->text(0));
@@ -78,9 +76,8 @@ Result<bool> Keys::take_over(const MessageKey& key, int64_t attempts, const Payl
   Using q(take_over_);
   q->bind(1, lease_until_ms).bind(2, now_ms).bind(3, payload.hex()).bind(4, raw.hex());
   q->bind(5, key.partner_id).bind(6, key.message_id).bind(7, attempts).bind(8, owner);
-  Result<int64_t> n = q->run();
-  if (!n.is_ok()) return n.status();
-  return n.value() == 1;
+  ASSIGN_OR_RETURN(int64_t n, q->run());
+  return n == 1;
 }
 
 Result<bool> Keys::settle(const MessageKey& key, int64_t token, const PayloadDigest& payload, const Settlement& s,
@@ -90,25 +87,22 @@ Result<bool> Keys::settle(const MessageKey& key, int64_t token, const PayloadDig
   q->bind_blob(4, s.receipt.body).bind(5, outcome_name(s.outcome)).bind(6, s.error).bind(7, now_ms);
   q->bind(8, s.state == KeyState::Failed ? 1 : 0).bind(9, payload.hex()).bind(10, key.partner_id);
   q->bind(11, key.message_id).bind(12, token);
-  Result<int64_t> n = q->run();
-  if (!n.is_ok()) return n.status();
-  return n.value() == 1;
+  ASSIGN_OR_RETURN(int64_t n, q->run());
+  return n == 1;
 }
 
 Result<bool> Keys::release(const MessageKey& key, int64_t token, int64_t now_ms) {
   Using q(release_);
   q->bind(1, now_ms).bind(2, key.partner_id).bind(3, key.message_id).bind(4, token);
-  Result<int64_t> n = q->run();
-  if (!n.is_ok()) return n.status();
-  return n.value() == 1;
+  ASSIGN_OR_RETURN(int64_t n, q->run());
+  return n == 1;
 }
 
 Result<bool> Keys::forgive(const MessageKey& key, int64_t attempts, int64_t now_ms) {
   Using q(forgive_);
   q->bind(1, now_ms).bind(2, key.partner_id).bind(3, key.message_id).bind(4, attempts);
-  Result<int64_t> n = q->run();
-  if (!n.is_ok()) return n.status();
-  return n.value() == 1;
+  ASSIGN_OR_RETURN(int64_t n, q->run());
+  return n == 1;
 }
 
 Status Keys::put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& r, int64_t now_ms) {
@@ -129,9 +123,8 @@ Status Keys::heartbeat(const std::string& owner, const std::string& node, int64_
 Result<std::optional<Receipt>> Keys::conflict_receipt(const MessageKey& key, const RawDigest& raw) {
   Using q(get_conflict_);
   q->bind(1, key.partner_id).bind(2, key.message_id).bind(3, raw.hex());
-  Result<bool> row = q->step();
-  if (!row.is_ok()) return row.status();
-  if (!row.value()) return std::optional<Receipt>();
+  ASSIGN_OR_RETURN(bool row, q->step());
+  if (!row) return std::optional<Receipt>();
   return std::optional<Receipt>(Receipt{static_cast<int>(q->int64(0)), q->text(1), q->blob(2)});
 }
 

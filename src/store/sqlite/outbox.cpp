@@ -30,9 +30,8 @@ Status done(const Result<int64_t>& r) { return r.is_ok() ? Status::ok() : r.stat
 Result<std::vector<OutboxEntry>> rows(Stmt& q) {
   std::vector<OutboxEntry> out;
   while (true) {
-    Result<bool> row = q.step();
-    if (!row.is_ok()) return row.status();
-    if (!row.value()) return out;
+    ASSIGN_OR_RETURN(bool row, q.step());
+    if (!row) return out;
     out.push_back(read_entry(q));
   }
 }
@@ -51,8 +50,7 @@ Result<std::vector<OutboxEntry>> Outbox::take_due(int limit, int64_t now_ms, int
   for (const auto& e : due.value()) {
     Using u(take);
     u->bind(1, now_ms + lease_ms).bind(2, e.id);
-    Status s = done(u->run());
-    if (!s.is_ok()) return s;
+    RETURN_IF_ERROR(done(u->run()));
   }
   return due;
 }
@@ -90,10 +88,9 @@ Result<std::optional<OutboxEntry>> Outbox::awaiting(const std::string& partner_i
               " (state = 'sent' OR (state IN ('in-flight', 'pending') AND prepared IS NOT NULL))"
               " ORDER BY id DESC LIMIT 1").c_str());
   q.bind(1, message_id).bind(2, partner_id);
-  Result<std::vector<OutboxEntry>> found = rows(q);
-  if (!found.is_ok()) return found.status();
-  if (found->empty()) return std::optional<OutboxEntry>();
-  return std::optional<OutboxEntry>(std::move(found.value()[0]));
+  ASSIGN_OR_RETURN(std::vector<OutboxEntry> found, rows(q));
+  if (found.empty()) return std::optional<OutboxEntry>();
+  return std::optional<OutboxEntry>(std::move(found[0]));
 }
 
 Status Outbox::answered(int64_t id, bool delivered, const std::string& receipt, const std::string& error,
@@ -117,10 +114,9 @@ Result<std::vector<OutboxEntry>> Outbox::list(const OutboxFilter& f) {
 Result<std::optional<OutboxEntry>> Outbox::entry(int64_t id) {
   Stmt q(c_, (std::string("SELECT ") + kColumns + " FROM outbox WHERE id = ?1").c_str());
   q.bind(1, id);
-  Result<std::vector<OutboxEntry>> found = rows(q);
-  if (!found.is_ok()) return found.status();
-  if (found->empty()) return std::optional<OutboxEntry>();
-  return std::optional<OutboxEntry>(std::move(found.value()[0]));
+  ASSIGN_OR_RETURN(std::vector<OutboxEntry> found, rows(q));
+  if (found.empty()) return std::optional<OutboxEntry>();
+  return std::optional<OutboxEntry>(std::move(found[0]));
 }
 
 Result<bool> Outbox::retry_now(int64_t id, int64_t now_ms) {
@@ -129,17 +125,15 @@ Result<bool> Outbox::retry_now(int64_t id, int64_t now_ms) {
          "attempts = CASE state WHEN 'failed' THEN 0 ELSE attempts END "
          "WHERE id = ?2 AND state IN ('pending', 'failed')");
   q.bind(1, now_ms).bind(2, id);
-  Result<int64_t> n = q.run();
-  if (!n.is_ok()) return n.status();
-  return n.value() == 1;
+  ASSIGN_OR_RETURN(int64_t n, q.run());
+  return n == 1;
 }
 
 Result<bool> Outbox::cancel(int64_t id) {
   Stmt q(c_, "UPDATE outbox SET state = 'cancelled' WHERE id = ?1 AND state IN ('pending', 'failed')");
   q.bind(1, id);
-  Result<int64_t> n = q.run();
-  if (!n.is_ok()) return n.status();
-  return n.value() == 1;
+  ASSIGN_OR_RETURN(int64_t n, q.run());
+  return n == 1;
 }
 
 }  // namespace edihub::store::sqlite

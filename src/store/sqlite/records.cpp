@@ -39,8 +39,7 @@ Result<int64_t> Records::archive(const CaptureRef& cap, int64_t now_ms) {
   Using q(archive_);
   q->bind(1, now_ms).bind(2, cap.partner_id).bind(3, cap.protocol).bind(4, cap.message_id).bind(5, cap.raw.hex());
   q->bind_blob(6, cap.head).bind_blob(7, cap.body);
-  Result<int64_t> n = q->run();
-  if (!n.is_ok()) return n.status();
+  RETURN_IF_ERROR(q->run());
   return static_cast<int64_t>(sqlite3_last_insert_rowid(c_.db()));
 }
 

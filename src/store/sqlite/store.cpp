@@ -45,8 +45,7 @@ class SqliteStore : public Store {
     return transact_here(
         [&](Transaction& tx) -> Status {
           for (const auto& r : rows) {
-            Status s = tx.log(r);
-            if (!s.is_ok()) return s;
+            RETURN_IF_ERROR(tx.log(r));
           }
           return Status::ok();
         },
@@ -125,14 +124,12 @@ Result<int64_t> SqliteStore::scalar(const char* sql, Binds... binds) {
   Stmt q(*c_, sql);
   int i = 0;
   (q.bind(++i, binds), ...);
-  Result<bool> row = q.step();
-  if (!row.is_ok()) return row.status();
-  return row.value() ? q.int64(0) : 0;
+  ASSIGN_OR_RETURN(bool row, q.step());
+  return row ? q.int64(0) : 0;
 }
 
 Status SqliteStore::transact_here(const TransactionWork& work, int64_t lock_wait_ms) {
-  Status begun = c_->begin(lock_wait_ms);
-  if (!begun.is_ok()) return begun;
+  RETURN_IF_ERROR(c_->begin(lock_wait_ms));
   SqliteTransaction tx(keys_, business_, records_, c_->clock_ms());
   Status s;
   try {
@@ -151,15 +148,13 @@ Status SqliteStore::transact_here(const TransactionWork& work, int64_t lock_wait
 
 Result<std::vector<OutboxEntry>> SqliteStore::due_outbox(int limit, int64_t lease_ms) {
   std::vector<OutboxEntry> due;
-  Status s = transact_here(
+  RETURN_IF_ERROR(transact_here(
       [&](Transaction& tx) -> Status {
-        Result<std::vector<OutboxEntry>> taken = outbox_.take_due(limit, tx.now_ms(), lease_ms);
-        if (!taken.is_ok()) return taken.status();
-        due = std::move(taken.value());
+        ASSIGN_OR_RETURN(std::vector<OutboxEntry> taken, outbox_.take_due(limit, tx.now_ms(), lease_ms));
+        due = std::move(taken);
         return Status::ok();
       },
-      c_->options().busy_timeout_ms);
-  if (!s.is_ok()) return s;
+      c_->options().busy_timeout_ms));
   return due;
 }
 
@@ -172,9 +167,8 @@ Result<std::vector<CaptureInfo>> SqliteStore::list_captures(const CaptureFilter&
   q.bind(4, int64_t{f.limit});
   std::vector<CaptureInfo> out;
   while (true) {
-    Result<bool> row = q.step();
-    if (!row.is_ok()) return row.status();
-    if (!row.value()) break;
+    ASSIGN_OR_RETURN(bool row, q.step());
+    if (!row) break;
     out.push_back({q.int64(0), q.int64(1), q.int64(5), q.text(2), q.text(3), q.text(4)});
   }
   return out;
@@ -183,9 +177,8 @@ Result<std::vector<CaptureInfo>> SqliteStore::list_captures(const CaptureFilter&
 Result<std::optional<Capture>> SqliteStore::read_capture(int64_t id) {
   Stmt q(*c_, "SELECT partner_id, protocol, message_id, raw_sha256, head, body FROM captures WHERE id = ?1");
   q.bind(1, id);
-  Result<bool> row = q.step();
-  if (!row.is_ok()) return row.status();
-  if (!row.value()) return std::optional<Capture>();
+  ASSIGN_OR_RETURN(bool row, q.step());
+  if (!row) return std::optional<Capture>();
   return std::optional<Capture>(
       Capture{q.text(0), q.text(1), q.text(2), crypto::RawDigest::from_hex(q.text(3)), q.blob(4), q.blob(5)});
 }
@@ -217,7 +210,7 @@ Result<PurgeBatch> SqliteStore::purge_keys(const PurgeRequest& req) {
     b.kept_live = live.value();
     return b;
   }
-  Status s = transact_here(
+  RETURN_IF_ERROR(transact_here(
       [&](Transaction&) -> Status {
         // The keys of one batch, and the conflict answers stored for them.
         Stmt conflicts(*c_,
@@ -225,24 +218,20 @@ Result<PurgeBatch> SqliteStore::purge_keys(const PurgeRequest& req) {
                        " FROM idempotency_keys WHERE received_at < ?1 AND (?2 = '' OR partner_id = ?2)"
                        " AND (state <> 'processing' OR lease_until <= ?3) LIMIT ?4)");
         conflicts.bind(1, req.cutoff_ms).bind(2, partner).bind(3, now).bind(4, int64_t{req.batch});
-        Status c = done(conflicts.run());
-        if (!c.is_ok()) return c;
+        RETURN_IF_ERROR(done(conflicts.run()));
         Stmt del(*c_,
                  "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys"
                  " WHERE received_at < ?1 AND (?2 = '' OR partner_id = ?2)"
                  " AND (state <> 'processing' OR lease_until <= ?3) LIMIT ?4)");
         del.bind(1, req.cutoff_ms).bind(2, partner).bind(3, now).bind(4, int64_t{req.batch});
-        Result<int64_t> n = del.run();
-        if (!n.is_ok()) return n.status();
-        b.deleted = n.value();
+        ASSIGN_OR_RETURN(int64_t n, del.run());
+        b.deleted = n;
         return Status::ok();
       },
-      c_->options().busy_timeout_ms);
-  if (!s.is_ok()) return s;
+      c_->options().busy_timeout_ms));
   if (b.deleted < req.batch) {  // the last batch: say what stayed behind
-    Result<int64_t> live = scalar(live_sql, req.cutoff_ms, std::string_view(partner), now);
-    if (!live.is_ok()) return live.status();
-    b.kept_live = live.value();
+    ASSIGN_OR_RETURN(int64_t live, scalar(live_sql, req.cutoff_ms, std::string_view(partner), now));
+    b.kept_live = live;
   }
   return b;
 }
@@ -292,9 +281,8 @@ Result<std::vector<std::string>> SqliteStore::partners_with_keys() {
   Stmt q(*c_, "SELECT DISTINCT partner_id FROM idempotency_keys ORDER BY partner_id");
   std::vector<std::string> out;
   while (true) {
-    Result<bool> row = q.step();
-    if (!row.is_ok()) return row.status();
-    if (!row.value()) break;
+    ASSIGN_OR_RETURN(bool row, q.step());
+    if (!row) break;
     out.push_back(q.text(0));
   }
   return out;
@@ -308,16 +296,14 @@ Result<StatusReport> SqliteStore::report() {
            "SELECT partner_id, protocol, state, count(*) FROM idempotency_keys"
            " GROUP BY partner_id, protocol, state ORDER BY 1, 2, 3");
     while (true) {
-      Result<bool> row = q.step();
-      if (!row.is_ok()) return row.status();
-      if (!row.value()) break;
+      ASSIGN_OR_RETURN(bool row, q.step());
+      if (!row) break;
       r.keys.push_back({q.text(0), q.text(1), q.text(2), q.int64(3)});
     }
   }
   {
     Stmt q(*c_, "SELECT COALESCE(MIN(received_at), 0), COALESCE(MAX(received_at), 0) FROM idempotency_keys");
-    Result<bool> row = q.step();
-    if (!row.is_ok()) return row.status();
+    RETURN_IF_ERROR(q.step());
     r.oldest_received_ms = q.int64(0);
     r.newest_received_ms = q.int64(1);
   }
@@ -325,17 +311,15 @@ Result<StatusReport> SqliteStore::report() {
     Stmt q(*c_, "SELECT outcome, count(*) FROM messages WHERE received_at >= ?1 GROUP BY outcome");
     q.bind(1, c_->clock_ms() - 24 * 3600 * 1000LL);
     while (true) {
-      Result<bool> row = q.step();
-      if (!row.is_ok()) return row.status();
-      if (!row.value()) break;
+      ASSIGN_OR_RETURN(bool row, q.step());
+      if (!row) break;
       r.outcomes_24h[q.text(0)] = q.int64(1);
     }
   }
   for (const char* table : {"shipment_notices", "shipment_notice_lines", "invoices", "invoice_lines", "messages",
                             "outbox", "captures"}) {
-    Result<int64_t> n = scalar((std::string("SELECT count(*) FROM ") + table).c_str());
-    if (!n.is_ok()) return n.status();
-    r.business_rows[table] = n.value();
+    ASSIGN_OR_RETURN(int64_t n, scalar((std::string("SELECT count(*) FROM ") + table).c_str()));
+    r.business_rows[table] = n;
   }
   Result<int64_t> pages = scalar("PRAGMA page_count"), page_size = scalar("PRAGMA page_size");
   if (!pages.is_ok()) return pages.status();
@@ -353,9 +337,8 @@ Result<Gauges> SqliteStore::gauges(int max_failures) {
            " WHERE state <> 'completed' GROUP BY state");
     q.bind(1, int64_t{max_failures});
     while (true) {
-      Result<bool> row = q.step();
-      if (!row.is_ok()) return row.status();
-      if (!row.value()) break;
+      ASSIGN_OR_RETURN(bool row, q.step());
+      if (!row) break;
       g.open_keys[q.text(0)] = q.int64(1);
       if (q.text(0) == "failed") g.poison_keys = q.int64(2);
     }
@@ -365,9 +348,8 @@ Result<Gauges> SqliteStore::gauges(int max_failures) {
            "SELECT state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'in-flight', 'sent', 'failed')"
            " GROUP BY state");
     while (true) {
-      Result<bool> row = q.step();
-      if (!row.is_ok()) return row.status();
-      if (!row.value()) break;
+      ASSIGN_OR_RETURN(bool row, q.step());
+      if (!row) break;
       g.outbox[q.text(0)] = {q.int64(1), q.int64(2)};
     }
   }
@@ -375,24 +357,21 @@ Result<Gauges> SqliteStore::gauges(int max_failures) {
   if (!pages.is_ok()) return pages.status();
   if (!page_size.is_ok()) return page_size.status();
   g.store_bytes = pages.value() * page_size.value();
-  Result<int64_t> purged = scalar("SELECT COALESCE(max(at), 0) FROM audit WHERE action = 'purge'");
-  if (!purged.is_ok()) return purged.status();
-  g.last_purge_ms = purged.value();
+  ASSIGN_OR_RETURN(int64_t purged, scalar("SELECT COALESCE(max(at), 0) FROM audit WHERE action = 'purge'"));
+  g.last_purge_ms = purged;
   return g;
 }
 
 }  // namespace
 
 Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path, const StoreOptions& options) {
-  Result<std::unique_ptr<Connection>> c = open_connection(path, options);
-  if (!c.is_ok()) return c.status();
+  ASSIGN_OR_RETURN(std::unique_ptr<Connection> c, open_connection(path, options));
   std::shared_ptr<GroupCommitter> committer;
   if (options.group_commit) {
-    Result<std::shared_ptr<GroupCommitter>> g = GroupCommitter::for_path(path, options);
-    if (!g.is_ok()) return g.status();
-    committer = std::move(g.value());
+    ASSIGN_OR_RETURN(std::shared_ptr<GroupCommitter> g, GroupCommitter::for_path(path, options));
+    committer = std::move(g);
   }
-  return std::unique_ptr<Store>(new SqliteStore(std::move(c.value()), std::move(committer)));
+  return std::unique_ptr<Store>(new SqliteStore(std::move(c), std::move(committer)));
 }
 
 }  // namespace edihub::store::sqlite
