@@ -4,6 +4,10 @@ namespace edihub::gate {
 
 using store::KeyState;
 
+bool is_poison(const store::KeyRecord& k, const GateOptions& o) {
+  return k.state == KeyState::Failed && k.failures >= o.max_failures;
+}
+
 bool owner_gone(const store::KeyRecord& k, int64_t now_ms, const GateOptions& o) {
   if (k.owner.empty()) return false;  // nobody named: the lease alone decides
   // This node started again: what its previous instance held is nobody's.
@@ -34,7 +38,7 @@ Result<Claimed> claim_key(store::Transaction& tx, const KeyClaim& c, const GateO
       }
       return out;
     case KeyState::Failed:
-      if (k.failures >= o.max_failures) {
+      if (is_poison(k, o)) {
         out.kind = Claimed::Kind::Poison;
         return out;
       }

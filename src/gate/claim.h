@@ -32,6 +32,13 @@ struct Claimed {
   std::optional<store::KeyRecord> stored;  // the row as found, when there was one
 };
 
+// The poison rule, in one place: a key failed `max_failures` times is not
+// processed again; its stored negative receipt answers every copy. claim_key()
+// applies it inside the transaction (authoritative); the quicker look-ups
+// before a transaction (the pipeline's stored stage, pass_key) read a key
+// with the same function, so that they can never disagree with it.
+bool is_poison(const store::KeyRecord& k, const GateOptions& options);
+
 // True when the lease on a processing key is held by an owner that is gone:
 // a previous instance of this node, or one whose heartbeat stopped.
 bool owner_gone(const store::KeyRecord& k, int64_t now_ms, const GateOptions& options);

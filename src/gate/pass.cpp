@@ -49,7 +49,7 @@ KeyOutcome pass_key(Gate& gate, store::KeyStore& store, const KeyClaim& claim, c
     Claimed seen;
     seen.stored = k;
     if (k.state == store::KeyState::Completed && k.payload == claim.payload) seen.kind = Claimed::Kind::Duplicate;
-    else if (k.state == store::KeyState::Failed && k.failures >= gate.options().max_failures)
+    else if (is_poison(k, gate.options()))
       seen.kind = Claimed::Kind::Poison;
     if (answer_stored(seen, &out)) return out;
   }

@@ -126,7 +126,7 @@ Next Pipeline::stored(Message& m, HttpAnswer* answer) {
   if (k.state == store::KeyState::Completed && k.raw == m.work.claim.raw) {
     outcome = Outcome::Duplicate;
     receipt = k.receipt;
-  } else if (k.state == store::KeyState::Failed && k.failures >= c_.gate->options().max_failures) {
+  } else if (gate::is_poison(k, c_.gate->options())) {
     outcome = Outcome::Poison;
     receipt = k.receipt;
   } else if (k.state == store::KeyState::Completed) {
