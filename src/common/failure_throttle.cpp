@@ -1,4 +1,5 @@
 #include "src/common/failure_throttle.h"
+#include "src/common/mutex.h"
 
 namespace edihub {
 
@@ -17,19 +18,19 @@ FailureThrottle::Entry& FailureThrottle::entry(const std::string& peer) {
 }
 
 bool FailureThrottle::blocked(const std::string& peer) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto it = by_peer_.find(peer);
   if (it == by_peer_.end()) return false;
   return entry(peer).failures >= max_;
 }
 
 void FailureThrottle::failed(const std::string& peer) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   ++entry(peer).failures;
 }
 
 int FailureThrottle::refused(const std::string& peer) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return ++entry(peer).refused;
 }
 

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+
+#include "src/common/mutex.h"
 #include <string>
 
 namespace edihub {
@@ -35,12 +37,12 @@ class FailureThrottle {
     std::chrono::steady_clock::time_point since;
   };
   // The peer's entry, reset when its window is over. REQUIRES: mu_ held.
-  Entry& entry(const std::string& peer);
+  Entry& entry(const std::string& peer) REQUIRES(mu_);
 
   const int max_;
   const std::chrono::steady_clock::duration window_;
-  std::mutex mu_;
-  std::map<std::string, Entry> by_peer_;
+  Mutex mu_;
+  std::map<std::string, Entry> by_peer_ GUARDED_BY(mu_);
 };
 
 }  // namespace edihub

@@ -5,6 +5,7 @@
 
 #include "src/common/utc.h"
 #include "src/console/html.h"
+#include "src/common/mutex.h"
 
 namespace edihub::console {
 
@@ -45,7 +46,7 @@ std::string num(double v) {
 
 Result<std::vector<store::HourCount>> HourlyCache::counts(store::ConsoleStore& store, int64_t first_hour,
                                                           int64_t now_hour) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   // Rows of the last hour may still come in (another node's clock, a commit in flight).
   const int64_t complete_until = now_hour - 1;
   const bool fresh = !kept_.empty() && first_hour >= first_ && complete_until_ >= first_hour &&

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+
+#include "src/common/mutex.h"
 #include <string>
 #include <vector>
 
@@ -24,10 +26,10 @@ class HourlyCache {
   Result<std::vector<store::HourCount>> counts(store::ConsoleStore& store, int64_t first_hour, int64_t now_hour);
 
  private:
-  std::mutex mu_;
+  Mutex mu_;
   int64_t first_ = 0, complete_until_ = 0;  // the hours [first_, complete_until_) are kept
-  std::vector<store::HourCount> kept_;
-  std::chrono::steady_clock::time_point filled_;
+  std::vector<store::HourCount> kept_ GUARDED_BY(mu_);
+  std::chrono::steady_clock::time_point filled_ GUARDED_BY(mu_);
 };
 
 // One stacked bar chart per partner (the busiest `max_partners`) of the

@@ -1,4 +1,5 @@
 #include "src/gate/gate.h"
+#include "src/common/mutex.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,26 +7,26 @@
 namespace edihub::gate {
 
 void Gate::wait_for_settle(int64_t max_ms) {
-  std::unique_lock<std::mutex> lock(mu_);
+  UniqueLock lock(mu_);
   const uint64_t seen = generation_;
-  settled_.wait_for(lock, std::chrono::milliseconds(max_ms), [&] { return generation_ != seen; });
+  settled_.wait_for(lock.native(), std::chrono::milliseconds(max_ms), [&]() REQUIRES(mu_) { return generation_ != seen; });
 }
 
 void Gate::notify_settled() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     ++generation_;
   }
   settled_.notify_all();
 }
 
 GateStats Gate::stats() const {
-  std::lock_guard<std::mutex> lock(stats_mu_);
+  MutexLock lock(stats_mu_);
   return stats_;
 }
 
 void Gate::count_commit(int64_t ms) {
-  std::lock_guard<std::mutex> lock(stats_mu_);
+  MutexLock lock(stats_mu_);
   ++stats_.commits;
   stats_.commit_ms_sum += ms;
   for (size_t i = 0; i < GateStats::kCommitBucketsMs.size(); ++i) {
@@ -42,13 +43,13 @@ Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
   };
   {
-    std::lock_guard<std::mutex> lock(stats_mu_);
+    MutexLock lock(stats_mu_);
     ++stats_.running;
   }
   struct Done {
     Gate& g;
     ~Done() {
-      std::lock_guard<std::mutex> lock(g.stats_mu_);
+      MutexLock lock(g.stats_mu_);
       --g.stats_.running;
     }
   } done{*this};
@@ -83,7 +84,7 @@ Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
       const int64_t left = left_ms();
       if (left == 0) {
         {
-          std::lock_guard<std::mutex> lock(stats_mu_);
+          MutexLock lock(stats_mu_);
           ++stats_.inflight_timeouts;
         }
         if (in_flight != nullptr) *in_flight = true;
@@ -93,7 +94,7 @@ Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
       const auto waited = Clock::now();
       wait_for_settle(std::min(poll_ms, left));
       {
-        std::lock_guard<std::mutex> lock(stats_mu_);
+        MutexLock lock(stats_mu_);
         ++stats_.inflight_waits;
         stats_.inflight_wait_ms += ms_since(waited);
       }

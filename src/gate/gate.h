@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+
+#include "src/common/mutex.h"
 #include <string>
 
 #include "src/store/key_store.h"
@@ -75,11 +77,11 @@ class Gate {
   void count_commit(int64_t ms);
 
   GateOptions options_;
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable settled_;
-  uint64_t generation_ = 0;
-  mutable std::mutex stats_mu_;
-  GateStats stats_;
+  uint64_t generation_ GUARDED_BY(mu_) = 0;
+  mutable Mutex stats_mu_;
+  GateStats stats_ GUARDED_BY(stats_mu_);
 };
 
 }  // namespace edihub::gate

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "src/store/store.h"
+#include "src/common/mutex.h"
 
 namespace edihub::gate {
 
@@ -44,7 +45,7 @@ Result<std::unique_ptr<Heartbeat>> Heartbeat::start(const std::string& store_uri
 
 Heartbeat::~Heartbeat() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     stopping_ = true;
   }
   stop_cv_.notify_all();
@@ -54,8 +55,8 @@ Heartbeat::~Heartbeat() {
 void Heartbeat::run() {
   std::unique_ptr<store::Store> store;
   const auto every = std::chrono::milliseconds(std::max<int64_t>(options_.owner_timeout_ms / 4, 50));
-  std::unique_lock<std::mutex> lock(mu_);
-  while (!stop_cv_.wait_for(lock, every, [&] { return stopping_; })) {
+  UniqueLock lock(mu_);
+  while (!stop_cv_.wait_for(lock.native(), every, [&]() REQUIRES(mu_) { return stopping_; })) {
     lock.unlock();
     if (!store) {
       auto opened = store::open_store(uri_);

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+
+#include "src/common/mutex.h"
 #include <string>
 #include <thread>
 
@@ -38,9 +40,9 @@ class Heartbeat {
 
   std::string uri_;
   GateOptions options_;
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable stop_cv_;
-  bool stopping_ = false;
+  bool stopping_ GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

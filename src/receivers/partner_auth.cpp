@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <mutex>
+
+#include "src/common/mutex.h"
 #include <unordered_set>
 
 #include "parsers/mime/entity.h"
@@ -22,17 +24,17 @@ namespace {
 class Verified {
  public:
   bool contains(const std::string& key) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     return seen_.count(key) != 0;
   }
   void add(const std::string& key) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (seen_.size() >= 1024) seen_.clear();
     seen_.insert(key);
   }
 
  private:
-  std::mutex mu_;
+  Mutex mu_;
   std::unordered_set<std::string> seen_;
 };
 Verified& verified() {
@@ -49,16 +51,16 @@ FailureThrottle& throttle() {
 class Failures {
  public:
   void add(const std::string& partner, const char* reason) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     ++counts_[{partner, reason}];
   }
   std::map<std::pair<std::string, std::string>, int64_t> snapshot() {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     return counts_;
   }
 
  private:
-  std::mutex mu_;
+  Mutex mu_;
   std::map<std::pair<std::string, std::string>, int64_t> counts_;  // configured partner ids only
 };
 Failures& failures() {

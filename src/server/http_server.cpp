@@ -18,6 +18,8 @@
 #include <functional>
 #include <map>
 #include <mutex>
+
+#include "src/common/mutex.h"
 #include <thread>
 #include <vector>
 
@@ -48,7 +50,7 @@ class WorkerPool {
     for (int i = 0; i < threads_; ++i) workers_.emplace_back([this] { run(); });
   }
   bool submit(std::function<void()> job) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (stopping_ || jobs_.size() >= queue_) return false;
     jobs_.push_back(std::move(job));
     cv_.notify_one();
@@ -57,7 +59,7 @@ class WorkerPool {
   // Runs what is queued, then joins the workers.
   void stop() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       stopping_ = true;
     }
     cv_.notify_all();
@@ -70,8 +72,8 @@ class WorkerPool {
     while (true) {
       std::function<void()> job;
       {
-        std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+        UniqueLock lock(mu_);
+        cv_.wait(lock.native(), [&]() REQUIRES(mu_) { return stopping_ || !jobs_.empty(); });
         if (jobs_.empty()) return;
         job = std::move(jobs_.front());
         jobs_.pop_front();
@@ -82,11 +84,11 @@ class WorkerPool {
 
   int threads_;
   size_t queue_;
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::function<void()>> jobs_;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  std::deque<std::function<void()>> jobs_ GUARDED_BY(mu_);
   std::vector<std::thread> workers_;
-  bool stopping_ = false;
 };
 
 int64_t ms_since(std::chrono::steady_clock::time_point t) {
@@ -115,7 +117,7 @@ struct HttpServer::Impl {
   void serve(Stream stream, const std::string& peer);
   // Counts a new connection from `peer`; false when over a cap.
   bool admit(const std::string& peer) {
-    std::lock_guard<std::mutex> lock(mu);
+    MutexLock lock(mu);
     if (connections >= options.max_connections || per_client[peer] >= options.max_connections_per_client)
       return false;
     ++connections;
@@ -123,7 +125,7 @@ struct HttpServer::Impl {
     return true;
   }
   void leave(const std::string& peer) {
-    std::lock_guard<std::mutex> lock(mu);
+    MutexLock lock(mu);
     --connections;
     if (--per_client[peer] <= 0) per_client.erase(peer);
   }
@@ -133,9 +135,9 @@ struct HttpServer::Impl {
   ListenerOptions options;
   Handler& handler;
   Budget bodies;
-  std::mutex mu;
-  int connections = 0;
-  std::map<std::string, int> per_client;
+  Mutex mu;
+  int connections GUARDED_BY(mu) = 0;
+  std::map<std::string, int> per_client GUARDED_BY(mu);
   std::atomic<int> handling{0};  // requests between their end and their answer
   std::atomic<bool> stopping{false};
   int port = 0;

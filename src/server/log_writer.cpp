@@ -1,6 +1,7 @@
 #include "src/server/log_writer.h"
 
 #include "src/common/event_log.h"
+#include "src/common/mutex.h"
 
 #include <chrono>
 #include <vector>
@@ -21,7 +22,7 @@ void LogWriter::start() { thread_ = std::thread([this] { run(); }); }
 
 void LogWriter::stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     stopping_ = true;
   }
   cv_.notify_all();
@@ -31,7 +32,7 @@ void LogWriter::stop() {
 void LogWriter::record(store::MessageLog row) {
   bool full_batch;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (rows_.size() >= max_queued_) {
       ++dropped_;
       return;
@@ -44,7 +45,7 @@ void LogWriter::record(store::MessageLog row) {
 }
 
 uint64_t LogWriter::dropped() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return dropped_;
 }
 
@@ -53,9 +54,9 @@ void LogWriter::run() {
   while (true) {
     std::vector<store::MessageLog> batch;
     {
-      std::unique_lock<std::mutex> lock(mu_);
+      UniqueLock lock(mu_);
       // Rows collect for a few ms: one commit for many of them.
-      cv_.wait_for(lock, std::chrono::milliseconds(kPauseMs), [&] { return stopping_ || rows_.size() >= kBatch; });
+      cv_.wait_for(lock.native(), std::chrono::milliseconds(kPauseMs), [&]() REQUIRES(mu_) { return stopping_ || rows_.size() >= kBatch; });
       if (rows_.empty() && !stopping_) continue;
       if (rows_.empty() && stopping_) return;
       while (!rows_.empty() && batch.size() < kBatch) {

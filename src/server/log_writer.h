@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+
+#include "src/common/mutex.h"
 #include <string>
 #include <thread>
 
@@ -32,11 +34,11 @@ class LogWriter : public receivers::LogSink {
   std::string store_uri_;
   size_t max_queued_;
   std::thread thread_;
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::condition_variable cv_;
-  std::deque<store::MessageLog> rows_;
-  bool stopping_ = false;
-  uint64_t dropped_ = 0;
+  std::deque<store::MessageLog> rows_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
+  uint64_t dropped_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace edihub::server

@@ -1,6 +1,7 @@
 #include "src/server/metrics.h"
 
 #include "src/receivers/partner_auth.h"
+#include "src/common/mutex.h"
 
 #include <cstdio>
 
@@ -35,7 +36,7 @@ void help(std::string* out, const char* name, const char* type, const char* text
 }  // namespace
 
 void Metrics::observe(const std::string& protocol, const std::string& partner, Outcome outcome, int64_t ms) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   ++messages_[{protocol, partner, std::string(outcome_name(outcome))}];
   Histogram& h = latency_[protocol];
   const double seconds = static_cast<double>(ms) / 1000.0;
@@ -52,7 +53,7 @@ std::string Metrics::render(const store::Gauges* gauges, const std::vector<Certi
                             int64_t now_ms) const {
   std::string out;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     help(&out, "edihub_messages_total", "counter", "Requests answered, by protocol, partner and outcome.");
     for (const auto& [k, n] : messages_)
       out += "edihub_messages_total{protocol=\"" + label(std::get<0>(k)) + "\",partner=\"" + label(std::get<1>(k)) +

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+
+#include "src/common/mutex.h"
 #include <string>
 #include <tuple>
 #include <vector>
@@ -42,9 +44,9 @@ class Metrics {
     int64_t count = 0;
     double sum_seconds = 0;
   };
-  mutable std::mutex mu_;
-  std::map<std::tuple<std::string, std::string, std::string>, int64_t> messages_;  // protocol, partner, outcome
-  std::map<std::string, Histogram> latency_;                                        // by protocol
+  mutable Mutex mu_;
+  std::map<std::tuple<std::string, std::string, std::string>, int64_t> messages_ GUARDED_BY(mu_);  // protocol, partner, outcome
+  std::map<std::string, Histogram> latency_ GUARDED_BY(mu_);  // by protocol
 };
 
 // The gate's counters (gate::Gate::stats()) in the same format.

@@ -12,6 +12,7 @@
 #include "src/common/event_log.h"
 #include "src/common/partner_text.h"
 #include "src/store/store.h"
+#include "src/common/mutex.h"
 
 namespace edihub::server {
 
@@ -27,7 +28,7 @@ void OutboxDelivery::start() {
 
 void OutboxDelivery::stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     stopping_ = true;
   }
   cv_.notify_all();
@@ -38,7 +39,7 @@ void OutboxDelivery::stop() {
 
 void OutboxDelivery::wake() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     ++wakes_;
   }
   cv_.notify_all();
@@ -142,7 +143,7 @@ void OutboxDelivery::run() {
   while (true) {
     uint64_t seen = 0;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       if (stopping_) return;
       seen = wakes_;
     }
@@ -155,9 +156,9 @@ void OutboxDelivery::run() {
       continue;
     }
     if (!due.is_ok()) log_error("outbox delivery: " + due.status().message());
-    std::unique_lock<std::mutex> lock(mu_);
+    UniqueLock lock(mu_);
     // Every worker wakes for something new (a generation, not a flag one of them would reset).
-    cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms), [&] { return stopping_ || wakes_ != seen; });
+    cv_.wait_for(lock.native(), std::chrono::milliseconds(options_.poll_ms), [&]() REQUIRES(mu_) { return stopping_ || wakes_ != seen; });
   }
 }
 

@@ -10,6 +10,8 @@
 #include <map>
 #include <cstdint>
 #include <mutex>
+
+#include "src/common/mutex.h"
 #include <string>
 #include <thread>
 #include <vector>
@@ -71,10 +73,10 @@ class OutboxDelivery {
   DeliveryOptions options_;
   std::map<std::string, Channel> channels_;
   std::vector<std::thread> threads_;
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable cv_;
-  bool stopping_ = false;
-  uint64_t wakes_ = 0;  // wake() calls so far
+  bool stopping_ GUARDED_BY(mu_) = false;
+  uint64_t wakes_ GUARDED_BY(mu_) = 0;  // wake() calls so far
 };
 
 

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "src/store/sqlite/transaction.h"
+#include "src/common/mutex.h"
 
 namespace edihub::store::sqlite {
 
@@ -28,9 +29,9 @@ struct GroupCommitter::Parts {
 
 Result<std::shared_ptr<GroupCommitter>> GroupCommitter::for_path(const std::string& path,
                                                                  const StoreOptions& options) {
-  static std::mutex registry_mu;
+  static Mutex registry_mu;
   static std::map<std::string, std::weak_ptr<GroupCommitter>> registry;
-  std::lock_guard<std::mutex> lock(registry_mu);
+  MutexLock lock(registry_mu);
   if (auto existing = registry[path].lock()) return existing;
   ASSIGN_OR_RETURN(std::unique_ptr<Connection> c, open_connection(path, options));
   auto committer = std::make_shared<GroupCommitter>(std::move(c));
@@ -43,7 +44,7 @@ GroupCommitter::GroupCommitter(std::unique_ptr<Connection> c)
 
 GroupCommitter::~GroupCommitter() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     stopping_ = true;
   }
   wake_.notify_all();
@@ -52,20 +53,20 @@ GroupCommitter::~GroupCommitter() {
 
 Status GroupCommitter::submit(const TransactionWork& work, int64_t lock_wait_ms) {
   Item item{&work, lock_wait_ms, Status::ok()};
-  std::unique_lock<std::mutex> lock(mu_);
+  UniqueLock lock(mu_);
   queue_.push_back(&item);
   wake_.notify_one();
-  done_.wait(lock, [&] { return item.done; });
+  done_.wait(lock.native(), [&]() REQUIRES(mu_) { return item.done; });
   return item.result;
 }
 
 int64_t GroupCommitter::transactions() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return transactions_;
 }
 
 int64_t GroupCommitter::commits() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return commits_;
 }
 
@@ -73,8 +74,8 @@ void GroupCommitter::run() {
   while (true) {
     std::deque<Item*> group;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      UniqueLock lock(mu_);
+      wake_.wait(lock.native(), [&]() REQUIRES(mu_) { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping, and nothing left
       while (!queue_.empty() && group.size() < kMaxGroup) {
         group.push_back(queue_.front());
@@ -83,7 +84,7 @@ void GroupCommitter::run() {
     }
     commit_group(group);
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       for (Item* i : group) i->done = true;
     }
     done_.notify_all();
@@ -131,7 +132,7 @@ void GroupCommitter::commit_group(std::deque<Item*>& group) {
       if (i->result.is_ok()) i->result = committed;
     return;
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   transactions_ += kept;
   ++commits_;
 }

@@ -11,6 +11,8 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+
+#include "src/common/mutex.h"
 #include <string>
 #include <thread>
 
@@ -47,11 +49,11 @@ class GroupCommitter {
   std::unique_ptr<Connection> c_;
   struct Parts;
   std::unique_ptr<Parts> parts_;  // the writer connection's statements
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::condition_variable wake_, done_;
-  std::deque<Item*> queue_;
-  bool stopping_ = false;
-  int64_t transactions_ = 0, commits_ = 0;
+  std::deque<Item*> queue_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
+  int64_t transactions_ GUARDED_BY(mu_) = 0, commits_ GUARDED_BY(mu_) = 0;
   std::thread thread_;
 };
 
