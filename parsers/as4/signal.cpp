@@ -65,9 +65,7 @@ const Signal::Problem* Signal::failure() const {
 
 std::string parse_signal(std::string_view bytes, Signal* out, const Limits& limits) {
   pugi::xml_document doc;
-  if (std::string why = xml::load(bytes, limits.xml, &doc);
-      !why.empty())
-    return "the answer is " + why;
+  if (std::string why = xml::load(bytes, limits.xml, &doc); !why.empty()) return "the answer is " + why;
   pugi::xml_node envelope = doc.document_element();
   // Read leniently: SOAP 1.1 as well, which some ebMS 3 stacks answer with.
   const std::string_view soap = xml::is(envelope, kSoap11Ns, "Envelope") ? kSoap11Ns : kSoap12Ns;

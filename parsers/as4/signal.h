@@ -35,8 +35,8 @@ struct Signal {
     std::string code, severity, short_description, description;
   };
   std::string message_id, ref_to_message_id;
-  bool receipt = false;           // an eb:Receipt
-  std::vector<Problem> errors;    // eb:Error elements (a failure or warning each)
+  bool receipt = false;         // an eb:Receipt
+  std::vector<Problem> errors;  // eb:Error elements (a failure or warning each)
   // The first failure (not a warning), or nullptr.
   const Problem* failure() const;
 };

@@ -9,8 +9,8 @@ namespace edihub::as4 {
 using xml::attribute;
 using xml::child;
 using xml::is;
-using xml::namespace_of;
 using xml::local_name;
+using xml::namespace_of;
 using xml::text;
 
 std::string PartInfo::property(std::string_view name) const {
@@ -23,16 +23,26 @@ Error ebms_error(std::string_view code, std::string detail) {
   Error e;
   e.code = std::string(code);
   e.detail = std::move(detail);
-  if (code == "EBMS:0001") e.short_description = "ValueNotRecognized";
-  else if (code == "EBMS:0002") e.short_description = "FeatureNotSupported";
-  else if (code == "EBMS:0003") e.short_description = "ValueInconsistent";
-  else if (code == "EBMS:0006") e.short_description = "EmptyMessagePartitionChannel";
-  else if (code == "EBMS:0009") e.short_description = "InvalidHeader";
-  else if (code == "EBMS:0101") e.short_description = "FailedAuthentication";
-  else if (code == "EBMS:0102") e.short_description = "FailedDecryption";
-  else if (code == "EBMS:0103") e.short_description = "PolicyNoncompliance";
-  else if (code == "EBMS:0303") e.short_description = "DecompressionFailure";
-  else e.short_description = "Other";
+  if (code == "EBMS:0001")
+    e.short_description = "ValueNotRecognized";
+  else if (code == "EBMS:0002")
+    e.short_description = "FeatureNotSupported";
+  else if (code == "EBMS:0003")
+    e.short_description = "ValueInconsistent";
+  else if (code == "EBMS:0006")
+    e.short_description = "EmptyMessagePartitionChannel";
+  else if (code == "EBMS:0009")
+    e.short_description = "InvalidHeader";
+  else if (code == "EBMS:0101")
+    e.short_description = "FailedAuthentication";
+  else if (code == "EBMS:0102")
+    e.short_description = "FailedDecryption";
+  else if (code == "EBMS:0103")
+    e.short_description = "PolicyNoncompliance";
+  else if (code == "EBMS:0303")
+    e.short_description = "DecompressionFailure";
+  else
+    e.short_description = "Other";
   if (code == "EBMS:0006") e.severity = "warning";  // "nothing to pull" is an answer, not a fault
   return e;
 }
@@ -45,7 +55,8 @@ Error parse_user_message(std::string_view bytes, UserMessage* out, const Limits&
   pugi::xml_node envelope = doc.document_element();
   if (is(envelope, kSoap11Ns, "Envelope"))
     return ebms_error("EBMS:0009", "SOAP 1.1 envelope: AS4 messages use SOAP 1.2");
-  if (!is(envelope, kSoap12Ns, "Envelope")) return ebms_error("EBMS:0009", "the root element is not a SOAP 1.2 Envelope");
+  if (!is(envelope, kSoap12Ns, "Envelope"))
+    return ebms_error("EBMS:0009", "the root element is not a SOAP 1.2 Envelope");
   pugi::xml_node header = child(envelope, kSoap12Ns, "Header");
   pugi::xml_node messaging = header ? child(header, kEbmsNs, "Messaging") : pugi::xml_node();
   if (!messaging) return ebms_error("EBMS:0009", "no eb:Messaging header");

@@ -27,7 +27,7 @@ struct Party {
 };
 
 struct PartInfo {
-  std::string href;  // "cid:..." for an attachment, "#id" or empty for the SOAP body
+  std::string href;       // "cid:..." for an attachment, "#id" or empty for the SOAP body
   Properties properties;  // PartProperties: MimeType, CharacterSet, CompressionType ...
   std::string property(std::string_view name) const;
 };
@@ -50,9 +50,9 @@ struct UserMessage {
 
 // An ebMS error to answer with (EBMS:0001, 0003, 0004, 0006, 0009, 0303 ...).
 struct Error {
-  std::string code;               // "EBMS:0009"
-  std::string short_description;  // "InvalidHeader"
-  std::string detail;             // what was wrong, for the partner's operator
+  std::string code;                  // "EBMS:0009"
+  std::string short_description;     // "InvalidHeader"
+  std::string detail;                // what was wrong, for the partner's operator
   std::string severity = "failure";  // "warning" only for EBMS:0006, which is an answer, not a fault
   explicit operator bool() const { return !code.empty(); }
 };
@@ -81,7 +81,7 @@ std::string build_receipt(const SignalInfo& info, const UserMessage& received);
 // A ds:Reference of a received signature (crypto/ws_security.h reads them),
 // whole: the NRI Receipt repeats it for the sender's own check.
 struct SignedReference {
-  std::string uri;  // "#id" or "cid:..."
+  std::string uri;   // "#id" or "cid:..."
   std::string type;  // the Type attribute, when present
   std::string digest_method, digest_value;
   struct Transform {

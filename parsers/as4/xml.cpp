@@ -107,7 +107,8 @@ std::string load(std::string_view bytes, const Bounds& bounds, pugi::xml_documen
           problem = "an element with more than " + std::to_string(bounds.max_attributes_per_element) + " attributes";
         else if (++attributes > bounds.max_attributes)
           problem = "more than " + std::to_string(bounds.max_attributes) + " attributes";
-        else if ((name == "xmlns" || name.substr(0, 6) == "xmlns:") && ++declarations > bounds.max_namespace_declarations)
+        else if ((name == "xmlns" || name.substr(0, 6) == "xmlns:") &&
+                 ++declarations > bounds.max_namespace_declarations)
           problem = "more than " + std::to_string(bounds.max_namespace_declarations) + " namespace declarations";
         else if (name.size() > bounds.max_name_bytes)
           problem = "holding a name longer than " + std::to_string(bounds.max_name_bytes) + " bytes";

@@ -70,8 +70,7 @@ void Assembler::close_message(uint64_t end_offset) {
   message_open_ = false;
 }
 
-void Assembler::error(ErrorCode code, Scope scope, const Segment& at, uint64_t number,
-                      std::string text, int element) {
+void Assembler::error(ErrorCode code, Scope scope, const Segment& at, uint64_t number, std::string text, int element) {
   EnvelopeError e;
   e.code = code;
   e.offset = at.offset;
@@ -80,8 +79,7 @@ void Assembler::error(ErrorCode code, Scope scope, const Segment& at, uint64_t n
   e.text = std::move(text);
   if (scope != Scope::Interchange && group_open_) {
     e.group = static_cast<int>(ic_.groups.size());
-    if (scope == Scope::Message && message_open_)
-      e.message = static_cast<int>(group_.message_count) - 1;
+    if (scope == Scope::Message && message_open_) e.message = static_cast<int>(group_.message_count) - 1;
   }
   ic_.errors.push_back(std::move(e));
 }

@@ -47,8 +47,7 @@ class Assembler {
   void finish(uint64_t end_offset) { ic_.span.length = end_offset - ic_.span.offset; }
 
   // Records an error about `scope` (the open group / message when narrower).
-  void error(ErrorCode code, Scope scope, const Segment& at, uint64_t number, std::string text,
-             int element = 0);
+  void error(ErrorCode code, Scope scope, const Segment& at, uint64_t number, std::string text, int element = 0);
 
  private:
   bool keep_messages_;

@@ -18,32 +18,32 @@ enum class ErrorCode {
   UnexpectedSegment,  // a segment where the envelope allows none
   InvalidDelimiters,  // service characters that clash or are letters/digits
   // X12
-  IsaLength,          // ISA is not 106 characters
-  IsaElement,         // an ISA element with a value outside its code list
+  IsaLength,   // ISA is not 106 characters
+  IsaElement,  // an ISA element with a value outside its code list
   IeaMissing,
-  IeaCount,           // IEA01 != number of groups
-  IeaControl,         // IEA02 != ISA13
-  GsElement,          // GS without a functional id or control number
+  IeaCount,    // IEA01 != number of groups
+  IeaControl,  // IEA02 != ISA13
+  GsElement,   // GS without a functional id or control number
   GeMissing,
-  GeCount,            // GE01 != number of sets
-  GeControl,          // GE02 != GS06
+  GeCount,    // GE01 != number of sets
+  GeControl,  // GE02 != GS06
   SeMissing,
-  SeCount,            // SE01 != segments ST..SE
-  SeControl,          // SE02 != ST02
+  SeCount,    // SE01 != segments ST..SE
+  SeControl,  // SE02 != ST02
   // EDIFACT
   UnaInvalid,
-  UnbSyntax,          // UNB S001 not UNOA..UNOY version 1-4
-  UnbElement,         // UNB without sender, recipient or control reference
+  UnbSyntax,   // UNB S001 not UNOA..UNOY version 1-4
+  UnbElement,  // UNB without sender, recipient or control reference
   UnzMissing,
-  UnzCount,           // UNZ 0036 != messages (or groups)
-  UnzControl,         // UNZ 0020 != UNB 0020
+  UnzCount,    // UNZ 0036 != messages (or groups)
+  UnzControl,  // UNZ 0020 != UNB 0020
   UneMissing,
-  UneCount,           // UNE 0060 != messages in group
-  UneControl,         // UNE 0048 != UNG 0048
+  UneCount,    // UNE 0060 != messages in group
+  UneControl,  // UNE 0048 != UNG 0048
   UntMissing,
-  UntCount,           // UNT 0074 != segments UNH..UNT
-  UntReference,       // UNT 0062 != UNH 0062
-  MixedGroups,        // UNG groups and bare messages in one interchange
+  UntCount,      // UNT 0074 != segments UNH..UNT
+  UntReference,  // UNT 0062 != UNH 0062
+  MixedGroups,   // UNG groups and bare messages in one interchange
   // Set by the receiving application, not the parser: a message whose content
   // it cannot use. Acknowledgments reject the message (AK5 5 / UCM 4 + 18).
   ApplicationRejected,

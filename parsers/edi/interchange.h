@@ -68,17 +68,17 @@ struct Group {
 
 struct Interchange {
   Standard standard = Standard::X12;
-  Party sender, receiver;      // ISA05/06, ISA07/08 / UNB S002, S003
-  std::string control_number;  // ISA13 / UNB 0020
-  std::string version;         // ISA12 "00401" / UNB syntax version "3"
-  std::string syntax;          // EDIFACT syntax identifier "UNOA"; X12: empty
-  std::string date, time;      // ISA09/10 / UNB S004
-  bool test = false;           // ISA15 = T / UNB 0035 = 1
-  bool ack_requested = false;  // ISA14 = 1 / UNB 0031 = 1
+  Party sender, receiver;             // ISA05/06, ISA07/08 / UNB S002, S003
+  std::string control_number;         // ISA13 / UNB 0020
+  std::string version;                // ISA12 "00401" / UNB syntax version "3"
+  std::string syntax;                 // EDIFACT syntax identifier "UNOA"; X12: empty
+  std::string date, time;             // ISA09/10 / UNB S004
+  bool test = false;                  // ISA15 = T / UNB 0035 = 1
+  bool ack_requested = false;         // ISA14 = 1 / UNB 0031 = 1
   std::string application_reference;  // EDIFACT 0026
   Delimiters delimiters;
   uint32_t segments = 0;
-  uint32_t group_count = 0;    // counted (EDIFACT implicit group not counted)
+  uint32_t group_count = 0;  // counted (EDIFACT implicit group not counted)
   uint32_t message_count = 0;
   std::vector<Group> groups;
   std::vector<EnvelopeError> errors;  // all levels; see EnvelopeError::group/message

@@ -13,9 +13,7 @@ namespace edihub::edi {
 namespace {
 
 // Bytes tolerated between interchanges: whitespace, NUL padding, DOS EOF.
-bool is_filler(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\0' || c == '\x1a';
-}
+bool is_filler(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\0' || c == '\x1a'; }
 
 std::string printable(std::string_view s) {
   std::string out;
@@ -42,15 +40,14 @@ struct Parser::State {
   InterchangeHandler on_interchange;
   ErrorHandler on_error;
   Mode mode = Mode::Idle;
-  uint64_t base = 0;        // absolute offset of the buffer fed next
-  uint64_t segments = 0;    // segments numbered so far in the stream
-  uint64_t last_offset = 0; // offset of the last segment read
+  uint64_t base = 0;         // absolute offset of the buffer fed next
+  uint64_t segments = 0;     // segments numbered so far in the stream
+  uint64_t last_offset = 0;  // offset of the last segment read
   SegmentScanner scanner;
   x12::EnvelopeBuilder x12;
   edifact::EnvelopeBuilder edifact;
 
-  explicit State(const ParseOptions& o)
-      : options(o), x12(o.keep_messages), edifact(o.keep_messages) {}
+  explicit State(const ParseOptions& o) : options(o), x12(o.keep_messages), edifact(o.keep_messages) {}
 
   void fail(ErrorCode code, uint64_t offset, std::string text) {
     EnvelopeError e;
@@ -81,12 +78,14 @@ bool Parser::State::start_interchange(std::string_view buf, size_t* pos, bool eo
   if (head == "ISA") {
     x12::IsaHeader isa;
     switch (x12::read_isa(buf, p, eof, &isa, &why)) {
-      case x12::IsaStatus::NeedMore: return false;
+      case x12::IsaStatus::NeedMore:
+        return false;
       case x12::IsaStatus::Invalid:
         fail(ErrorCode::IsaLength, base + p, why);
         *pos = buf.size();
         return true;
-      case x12::IsaStatus::Ok: break;
+      case x12::IsaStatus::Ok:
+        break;
     }
     x12.start(isa, base + p, ++segments);
     last_offset = base + p;
@@ -101,12 +100,14 @@ bool Parser::State::start_interchange(std::string_view buf, size_t* pos, bool eo
     size_t q = p;
     if (head == "UNA") {
       switch (edifact::read_una(buf, p, eof, &una, &why)) {
-        case edifact::UnaStatus::NeedMore: return false;
+        case edifact::UnaStatus::NeedMore:
+          return false;
         case edifact::UnaStatus::Invalid:
           fail(ErrorCode::UnaInvalid, base + p, why);
           *pos = buf.size();
           return true;
-        case edifact::UnaStatus::Ok: break;
+        case edifact::UnaStatus::Ok:
+          break;
       }
       d = una.delimiters;
       q = p + una.raw_length;
@@ -114,7 +115,8 @@ bool Parser::State::start_interchange(std::string_view buf, size_t* pos, bool eo
     scanner.reset(d, options.scan);
     Segment unb;
     switch (scanner.next(buf, &q, eof, base, &unb)) {
-      case SegmentScanner::Status::NeedMore: return false;
+      case SegmentScanner::Status::NeedMore:
+        return false;
       case SegmentScanner::Status::Ok:
         if (unb.tag == "UNB") break;
         [[fallthrough]];
@@ -133,8 +135,8 @@ bool Parser::State::start_interchange(std::string_view buf, size_t* pos, bool eo
   // the input reports the same text.
   if (buf.size() - p < 16 && !eof) return false;
   fail(ErrorCode::UnknownStart, base + p,
-       "expected an interchange (ISA, UNA or UNB) at byte " + std::to_string(base + p) +
-           ", found '" + printable(buf.substr(p)) + "'");
+       "expected an interchange (ISA, UNA or UNB) at byte " + std::to_string(base + p) + ", found '" +
+           printable(buf.substr(p)) + "'");
   *pos = buf.size();
   return true;
 }
@@ -144,8 +146,8 @@ bool Parser::State::read_segments(std::string_view buf, size_t* pos, bool eof) {
     // Message content in bulk first: most segments of a file are just counted.
     const bool x = mode == Mode::X12;
     if (x ? x12.in_message() : edifact.in_message()) {
-      auto skipped = scanner.skip_plain(
-          buf, pos, base, x ? SegmentScanner::Envelope::X12 : SegmentScanner::Envelope::Edifact);
+      auto skipped =
+          scanner.skip_plain(buf, pos, base, x ? SegmentScanner::Envelope::X12 : SegmentScanner::Envelope::Edifact);
       if (skipped.count > 0) {
         if (x) {
           x12.on_plain(skipped.count, skipped.last_end);
@@ -175,8 +177,8 @@ bool Parser::State::read_segments(std::string_view buf, size_t* pos, bool eof) {
       }
       if (status == SegmentScanner::Status::TooLong) {
         fail(ErrorCode::SegmentTooLong, base + p,
-             "no segment terminator within " + std::to_string(options.scan.max_segment_bytes) +
-                 " bytes at byte " + std::to_string(base + p));
+             "no segment terminator within " + std::to_string(options.scan.max_segment_bytes) + " bytes at byte " +
+                 std::to_string(base + p));
       } else {
         mode = Mode::Idle;
       }
@@ -211,8 +213,7 @@ bool Parser::State::read_segments(std::string_view buf, size_t* pos, bool eof) {
   }
 }
 
-Parser::Parser(const ParseOptions& options, InterchangeHandler on_interchange,
-               ErrorHandler on_error)
+Parser::Parser(const ParseOptions& options, InterchangeHandler on_interchange, ErrorHandler on_error)
     : s_(std::make_unique<State>(options)) {
   s_->on_interchange = std::move(on_interchange);
   s_->on_error = std::move(on_error);
@@ -228,14 +229,19 @@ size_t Parser::feed(std::string_view buf, bool eof) {
   while (pos < buf.size() || (eof && s.mode != State::Mode::Idle && s.mode != State::Mode::Failed)) {
     bool progressed;
     switch (s.mode) {
-      case State::Mode::Failed: pos = buf.size(); progressed = true; break;
+      case State::Mode::Failed:
+        pos = buf.size();
+        progressed = true;
+        break;
       case State::Mode::Idle: {
         size_t before = pos;
         progressed = s.start_interchange(buf, &pos, eof);
         if (progressed && pos == before && s.mode == State::Mode::Idle) progressed = false;
         break;
       }
-      default: progressed = s.read_segments(buf, &pos, eof); break;
+      default:
+        progressed = s.read_segments(buf, &pos, eof);
+        break;
     }
     if (!progressed) break;
   }

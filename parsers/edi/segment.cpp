@@ -11,8 +11,7 @@ namespace edihub::edi {
 
 bool Delimiters::uses_line_breaks() const {
   auto lb = [](char c) { return c == '\n' || c == '\r'; };
-  return lb(element) || lb(component) || lb(repetition) || lb(release) ||
-         terminator.is_line_break();
+  return lb(element) || lb(component) || lb(repetition) || lb(release) || terminator.is_line_break();
 }
 
 namespace {
@@ -136,8 +135,7 @@ uint64_t classify(const char* p, size_t n, const char special[4]) {
 #endif
   for (; i < n; ++i) {
     char ch = p[i];
-    if (ch == special[0] || ch == special[1] || ch == special[2] || ch == special[3])
-      mask |= uint64_t{1} << i;
+    if (ch == special[0] || ch == special[1] || ch == special[2] || ch == special[3]) mask |= uint64_t{1} << i;
   }
   return mask;
 }
@@ -222,12 +220,10 @@ size_t SegmentScanner::find_terminator(std::string_view buf, size_t from, bool* 
   return std::string_view::npos;
 }
 
-SegmentScanner::Status SegmentScanner::next(std::string_view buf, size_t* pos, bool eof,
-                                            uint64_t base, Segment* out) {
+SegmentScanner::Status SegmentScanner::next(std::string_view buf, size_t* pos, bool eof, uint64_t base, Segment* out) {
   base_ = base;
   size_t start = *pos;
-  while (start < buf.size() && is_line_break(buf[start]) && !d_.terminator.is_line_break())
-    ++start;
+  while (start < buf.size() && is_line_break(buf[start]) && !d_.terminator.is_line_break()) ++start;
   if (d_.terminator.is_line_break()) {
     // Newline-terminated files: blank lines between segments are not segments.
     while (start < buf.size() && is_line_break(buf[start])) ++start;
@@ -273,8 +269,7 @@ SegmentScanner::Status SegmentScanner::next(std::string_view buf, size_t* pos, b
   }
 
   size_t tag_end = 0;
-  while (tag_end < text.size() && tag_end < 8 && text[tag_end] != d_.element &&
-         text[tag_end] != d_.component)
+  while (tag_end < text.size() && tag_end < 8 && text[tag_end] != d_.element && text[tag_end] != d_.component)
     ++tag_end;
 
   out->text = text;
@@ -304,8 +299,8 @@ inline bool envelope_tag(const char* t, size_t len, SegmentScanner::Envelope e) 
 
 }  // namespace
 
-SegmentScanner::Skipped SegmentScanner::skip_plain(std::string_view buf, size_t* pos,
-                                                   uint64_t base, Envelope envelope) {
+SegmentScanner::Skipped SegmentScanner::skip_plain(std::string_view buf, size_t* pos, uint64_t base,
+                                                   Envelope envelope) {
   Skipped out;
   if (d_.terminator.size != 1 || d_.terminator.is_line_break()) return out;
   base_ = base;
@@ -313,8 +308,7 @@ SegmentScanner::Skipped SegmentScanner::skip_plain(std::string_view buf, size_t*
   const char sep = d_.element;
   // Letters or digits as service characters (INVALID_DELIMITERS) would split
   // tags the way next() does not: leave such interchanges to next().
-  if (upper_or_digit(sep) || upper_or_digit(d_.component) || upper_or_digit(term) ||
-      upper_or_digit(d_.release))
+  if (upper_or_digit(sep) || upper_or_digit(d_.component) || upper_or_digit(term) || upper_or_digit(d_.release))
     return out;
   const size_t size = buf.size();
   const char* data = buf.data();
@@ -333,8 +327,7 @@ SegmentScanner::Skipped SegmentScanner::skip_plain(std::string_view buf, size_t*
     // Tag: 2 or 3 letters/digits, then an element separator or the terminator.
     const size_t len = data[start + 2] == sep || data[start + 2] == term ? 2 : 3;
     if (len == 3 && data[start + 3] != sep && data[start + 3] != term) break;
-    if (!upper(data[start]) || !upper_or_digit(data[start + 1]) ||
-        (len == 3 && !upper_or_digit(data[start + 2])))
+    if (!upper(data[start]) || !upper_or_digit(data[start + 1]) || (len == 3 && !upper_or_digit(data[start + 2])))
       break;
     if (envelope_tag(data + start, len, envelope)) break;
     // The first special character from the tag on must be this segment's terminator.

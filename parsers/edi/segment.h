@@ -13,9 +13,9 @@ namespace edihub::edi {
 struct Segment {
   std::string_view text;  // tag and elements, without terminator or line breaks
   std::string_view tag;
-  uint64_t offset = 0;    // absolute offset of the first byte
-  uint64_t end = 0;       // absolute offset after the terminator
-  bool terminated = true; // false for a last segment cut off before its terminator
+  uint64_t offset = 0;     // absolute offset of the first byte
+  uint64_t end = 0;        // absolute offset after the terminator
+  bool terminated = true;  // false for a last segment cut off before its terminator
 };
 
 // A segment split into elements once: [0] is the tag, [i] element i (empty

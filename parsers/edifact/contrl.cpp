@@ -13,24 +13,34 @@ namespace {
 // 0085 syntax error codes (ISO 9735).
 const char* syntax_error(ErrorCode c) {
   switch (c) {
-    case ErrorCode::UnbSyntax: return "2";
-    case ErrorCode::InvalidSegmentTag: return "12";
+    case ErrorCode::UnbSyntax:
+      return "2";
+    case ErrorCode::InvalidSegmentTag:
+      return "12";
     case ErrorCode::UnbElement:
     case ErrorCode::Truncated:
     case ErrorCode::UnzMissing:
     case ErrorCode::UneMissing:
-    case ErrorCode::UntMissing: return "13";
+    case ErrorCode::UntMissing:
+      return "13";
     case ErrorCode::UnzControl:
     case ErrorCode::UneControl:
-    case ErrorCode::UntReference: return "28";
+    case ErrorCode::UntReference:
+      return "28";
     case ErrorCode::UnzCount:
     case ErrorCode::UneCount:
-    case ErrorCode::UntCount: return "29";
-    case ErrorCode::MixedGroups: return "30";
-    case ErrorCode::UnexpectedSegment: return "33";
-    case ErrorCode::SenderNotAuthorized: return "23";  // unknown interchange sender
-    case ErrorCode::RecipientNotOurs: return "7";      // the recipient is not the actual recipient
-    default: return "18";  // unspecified error
+    case ErrorCode::UntCount:
+      return "29";
+    case ErrorCode::MixedGroups:
+      return "30";
+    case ErrorCode::UnexpectedSegment:
+      return "33";
+    case ErrorCode::SenderNotAuthorized:
+      return "23";  // unknown interchange sender
+    case ErrorCode::RecipientNotOurs:
+      return "7";  // the recipient is not the actual recipient
+    default:
+      return "18";  // unspecified error
   }
 }
 
@@ -44,8 +54,8 @@ class Writer {
   std::string esc(std::string_view v) const {
     std::string out;
     for (char c : v) {
-      if (d_.release != 0 && (c == d_.element || c == d_.component || c == d_.release ||
-                              c == d_.terminator.bytes[0] || (d_.repetition && c == d_.repetition)))
+      if (d_.release != 0 && (c == d_.element || c == d_.component || c == d_.release || c == d_.terminator.bytes[0] ||
+                              (d_.repetition && c == d_.repetition)))
         out.push_back(d_.release);
       out.push_back(c);
     }
@@ -113,8 +123,8 @@ std::string build_contrl(const edi::Interchange& o, const ContrlEnvelope& env, b
   const char c = w.comp();
 
   w.segment({"UNB", w.esc(syntax) + c + w.esc(version), w.party(env.sender ? *env.sender : o.receiver),
-             w.party(env.recipient ? *env.recipient : o.sender),
-             w.esc(env.date) + c + w.esc(env.time), w.esc(env.control_reference)});
+             w.party(env.recipient ? *env.recipient : o.sender), w.esc(env.date) + c + w.esc(env.time),
+             w.esc(env.control_reference)});
   w.reset_count();
   const std::string type = version == "4" ? std::string("CONTRL:4:1:UN") : "CONTRL:D:3:UN";
   std::string contrl = type;
@@ -144,8 +154,8 @@ std::string build_contrl(const edi::Interchange& o, const ContrlEnvelope& env, b
       const edi::Group& group = o.groups[g];
       if (!group.implicit) {
         const edi::EnvelopeError* ge = first_error(o, static_cast<int>(g), -1);
-        w.segment({"UCF", w.esc(group.control_number), w.party(group.sender), w.party(group.receiver),
-                   ge ? "4" : "7", ge ? syntax_error(ge->code) : ""});
+        w.segment({"UCF", w.esc(group.control_number), w.party(group.sender), w.party(group.receiver), ge ? "4" : "7",
+                   ge ? syntax_error(ge->code) : ""});
       }
       for (size_t m = 0; m < group.messages.size(); ++m) {
         const edi::Message& msg = group.messages[m];
@@ -158,8 +168,7 @@ std::string build_contrl(const edi::Interchange& o, const ContrlEnvelope& env, b
           id += c + w.esc(rest.substr(0, colon));
           rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
         }
-        w.segment({"UCM", w.esc(msg.control_number), id, me ? "4" : "7",
-                   me ? syntax_error(me->code) : ""});
+        w.segment({"UCM", w.esc(msg.control_number), id, me ? "4" : "7", me ? syntax_error(me->code) : ""});
       }
     }
   }

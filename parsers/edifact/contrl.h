@@ -25,7 +25,6 @@ struct ContrlEnvelope {
 // a UCM (7, or 4 with 0085), inside a UCF per group when the original used UNG.
 // With duplicate = true: UCI 4 with 0085 = 26 (duplicate detected) and no UCM.
 // REQUIRES: original parsed with keep_messages.
-std::string build_contrl(const edi::Interchange& original, const ContrlEnvelope& env,
-                         bool duplicate = false);
+std::string build_contrl(const edi::Interchange& original, const ContrlEnvelope& env, bool duplicate = false);
 
 }  // namespace edihub::edifact

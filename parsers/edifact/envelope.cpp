@@ -11,13 +11,11 @@ namespace {
 
 std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
-std::string message_name(const edi::Message& m) {
-  return "message " + m.control_number + " (" + m.type + ")";
-}
+std::string message_name(const edi::Message& m) { return "message " + m.control_number + " (" + m.type + ")"; }
 
 bool syntax_supported(std::string_view id, std::string_view version) {
-  return id.size() == 4 && id.substr(0, 3) == "UNO" && id[3] >= 'A' && id[3] <= 'Y' &&
-         version.size() == 1 && version[0] >= '1' && version[0] <= '4';
+  return id.size() == 4 && id.substr(0, 3) == "UNO" && id[3] >= 'A' && id[3] <= 'Y' && version.size() == 1 &&
+         version[0] >= '1' && version[0] <= '4';
 }
 
 }  // namespace
@@ -30,8 +28,8 @@ edi::Party EnvelopeBuilder::party(const edi::Elements& e, size_t element) const 
   return {value(e, element, 0), value(e, element, 1)};
 }
 
-void EnvelopeBuilder::start(const edi::Delimiters& d, const Una* una, const Segment& unb,
-                            uint64_t number, uint64_t offset) {
+void EnvelopeBuilder::start(const edi::Delimiters& d, const Una* una, const Segment& unb, uint64_t number,
+                            uint64_t offset) {
   d_ = d;
   const edi::Elements e = edi::split(unb.text, d_);
   a_.begin(edi::Standard::Edifact, offset);
@@ -69,10 +67,9 @@ void EnvelopeBuilder::start(const edi::Delimiters& d, const Una* una, const Segm
   if (ic.receiver.id.empty())
     a_.error(ErrorCode::UnbElement, Scope::Interchange, unb, number, "UNB has no recipient (S003 0010)", 3);
   if (ic.control_number.empty())
-    a_.error(ErrorCode::UnbElement, Scope::Interchange, unb, number,
-             "UNB has no interchange control reference (0020)", 5);
-  if (!unb.terminated)
-    a_.error(ErrorCode::Truncated, Scope::Interchange, unb, number, "input ends inside UNB");
+    a_.error(ErrorCode::UnbElement, Scope::Interchange, unb, number, "UNB has no interchange control reference (0020)",
+             5);
+  if (!unb.terminated) a_.error(ErrorCode::Truncated, Scope::Interchange, unb, number, "input ends inside UNB");
 }
 
 EnvelopeBuilder::Step EnvelopeBuilder::on_segment(const Segment& s, uint64_t number) {
@@ -80,9 +77,9 @@ EnvelopeBuilder::Step EnvelopeBuilder::on_segment(const Segment& s, uint64_t num
   if (tag == "UNB" || tag == "UNA") {
     close_message_missing_unt(s, number);
     close_group_at(s, number);
-    a_.error(ErrorCode::UnzMissing, Scope::Interchange, s, number,
-             "missing UNZ: interchange " + a_.ic().control_number + " ends where a new " +
-                 std::string(tag) + " begins");
+    a_.error(
+        ErrorCode::UnzMissing, Scope::Interchange, s, number,
+        "missing UNZ: interchange " + a_.ic().control_number + " ends where a new " + std::string(tag) + " begins");
     a_.finish(last_end_);
     return Step::Restart;
   }
@@ -112,8 +109,7 @@ EnvelopeBuilder::Step EnvelopeBuilder::on_segment(const Segment& s, uint64_t num
 void EnvelopeBuilder::close_message_missing_unt(const Segment& at, uint64_t number) {
   if (!a_.in_message()) return;
   a_.error(ErrorCode::UntMissing, Scope::Message, at, number,
-           "missing UNT: " + message_name(a_.message()) + " ends where " + std::string(at.tag) +
-               " begins");
+           "missing UNT: " + message_name(a_.message()) + " ends where " + std::string(at.tag) + " begins");
   a_.close_message(last_end_);
 }
 
@@ -123,8 +119,7 @@ void EnvelopeBuilder::close_group_at(const Segment& at, uint64_t number) {
   if (!a_.in_group()) return;
   if (!a_.group().implicit) {
     a_.error(ErrorCode::UneMissing, Scope::Group, at, number,
-             "missing UNE: group " + a_.group().control_number + " ends where " +
-                 std::string(at.tag) + " begins");
+             "missing UNE: group " + a_.group().control_number + " ends where " + std::string(at.tag) + " begins");
   }
   a_.close_group(last_end_);
 }
@@ -182,8 +177,8 @@ void EnvelopeBuilder::on_unt(const Segment& s, uint64_t number) {
   auto declared = edi::parse_number(count);
   if (!declared || *declared != m.segments) {
     a_.error(ErrorCode::UntCount, Scope::Message, s, number,
-             "UNT 0074 is " + quote(count) + " but " + message_name(m) + " has " +
-                 std::to_string(m.segments) + " segments (UNH through UNT)");
+             "UNT 0074 is " + quote(count) + " but " + message_name(m) + " has " + std::to_string(m.segments) +
+                 " segments (UNH through UNT)");
   }
   if (reference != m.control_number) {
     a_.error(ErrorCode::UntReference, Scope::Message, s, number,
@@ -242,11 +237,10 @@ void EnvelopeBuilder::on_body(const Segment& s, uint64_t number) {
     }
     return;
   }
-  a_.error(ErrorCode::UnexpectedSegment, a_.in_group() ? Scope::Group : Scope::Interchange, s,
-           number,
-           "segment " + quote(s.tag) +
-               (a_.in_group() ? " between messages: expected UNH or UNE"
-                              : " outside a message: expected UNG, UNH or UNZ"));
+  a_.error(
+      ErrorCode::UnexpectedSegment, a_.in_group() ? Scope::Group : Scope::Interchange, s, number,
+      "segment " + quote(s.tag) +
+          (a_.in_group() ? " between messages: expected UNH or UNE" : " outside a message: expected UNG, UNH or UNZ"));
 }
 
 void EnvelopeBuilder::truncate(const Segment& last, uint64_t number, uint64_t end) {

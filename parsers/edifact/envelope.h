@@ -17,8 +17,7 @@ class EnvelopeBuilder {
 
   // Starts an interchange at `unb` (segment number `number`). `una` is null
   // when the interchange has no UNA; `offset` is where UNA or UNB begins.
-  void start(const edi::Delimiters& d, const Una* una, const edi::Segment& unb, uint64_t number,
-             uint64_t offset);
+  void start(const edi::Delimiters& d, const Una* una, const edi::Segment& unb, uint64_t number, uint64_t offset);
   Step on_segment(const edi::Segment& s, uint64_t number);
   // True when plain content segments may be counted with on_plain().
   bool in_message() const { return a_.in_message(); }

@@ -71,8 +71,8 @@ std::string ContentType::param(std::string_view name) const {
 
 bool ContentType::is(std::string_view type_slash_subtype) const {
   size_t slash = type_slash_subtype.find('/');
-  return iequals(type, type_slash_subtype.substr(0, slash)) &&
-         slash != std::string_view::npos && iequals(subtype, type_slash_subtype.substr(slash + 1));
+  return iequals(type, type_slash_subtype.substr(0, slash)) && slash != std::string_view::npos &&
+         iequals(subtype, type_slash_subtype.substr(slash + 1));
 }
 
 const Header* Entity::find(std::string_view name) const {
@@ -123,8 +123,7 @@ Error parse_entity(std::string_view bytes, Entity* out, const Limits& limits) {
       bool valid = !name.empty();
       for (char c : name) valid = valid && is_token(c);
       if (!valid)
-        return error(Error::Code::BadHeader, pos,
-                     "MIME header line without a 'Name:' at byte " + std::to_string(pos));
+        return error(Error::Code::BadHeader, pos, "MIME header line without a 'Name:' at byte " + std::to_string(pos));
       if (e.headers.size() >= limits.max_headers)
         return error(Error::Code::TooManyHeaders, pos,
                      "more than " + std::to_string(limits.max_headers) + " MIME headers");
@@ -132,7 +131,8 @@ Error parse_entity(std::string_view bytes, Entity* out, const Limits& limits) {
         return error(Error::Code::HeaderTooLong, pos,
                      "MIME header '" + std::string(name) + "' is longer than " +
                          std::to_string(limits.max_header_bytes) + " bytes");
-      for (std::string_view decides : {"Content-Type", "Content-Transfer-Encoding", "Content-ID", "Content-Disposition"})
+      for (std::string_view decides :
+           {"Content-Type", "Content-Transfer-Encoding", "Content-ID", "Content-Disposition"})
         if (iequals(name, decides) && e.find(decides) != nullptr)
           return error(Error::Code::Ambiguous, pos, "MIME header '" + std::string(decides) + "' given twice");
       e.headers.push_back({name, std::string(trim(line.text.substr(colon + 1)))});
@@ -168,14 +168,16 @@ Error parse_content_type(std::string_view value, ContentType* out) {
     skip_space();
     if (i >= v.size()) break;
     if (v[i] != ';')
-      return error(Error::Code::BadContentType, i, "Content-Type '" + std::string(value) + "': expected ';' at " + std::to_string(i));
+      return error(Error::Code::BadContentType, i,
+                   "Content-Type '" + std::string(value) + "': expected ';' at " + std::to_string(i));
     ++i;
     skip_space();
     if (i >= v.size()) break;  // a trailing ';' is common and harmless
     std::string_view name = token();
     skip_space();
     if (name.empty() || i >= v.size() || v[i] != '=')
-      return error(Error::Code::BadContentType, i, "Content-Type '" + std::string(value) + "': expected name=value at " + std::to_string(i));
+      return error(Error::Code::BadContentType, i,
+                   "Content-Type '" + std::string(value) + "': expected name=value at " + std::to_string(i));
     ++i;
     skip_space();
     std::string param_value;
@@ -194,7 +196,8 @@ Error parse_content_type(std::string_view value, ContentType* out) {
         }
       }
       if (!closed)
-        return error(Error::Code::BadContentType, i, "Content-Type '" + std::string(value) + "': unterminated quoted string");
+        return error(Error::Code::BadContentType, i,
+                     "Content-Type '" + std::string(value) + "': unterminated quoted string");
     } else {
       param_value = std::string(token());
     }
@@ -230,7 +233,7 @@ Error split_multipart(std::string_view body, std::string_view boundary, std::vec
     size_t after = at + delimiter.size();
     bool closing = body.compare(after, 2, "--") == 0;
     size_t rest = closing ? after + 2 : after;
-    while (rest < body.size() && is_space(body[rest])) ++rest;  // transport padding
+    while (rest < body.size() && is_space(body[rest])) ++rest;                                 // transport padding
     if (!closing && rest < body.size() && body[rest] != '\r' && body[rest] != '\n') continue;  // longer boundary
     if (part_start != std::string_view::npos) {
       // The line break before the delimiter belongs to it, not to the part.

@@ -26,11 +26,20 @@ struct Header {
 };
 
 struct Error {
-  enum class Code { None, NoHeaderEnd, HeaderTooLong, TooManyHeaders, BadHeader, NoBoundary,
-                    NoClosingBoundary, TooManyParts, BadContentType,
-                    // A header that decides how the entity is read, or a
-                    // Content-Type parameter, given twice: two readings.
-                    Ambiguous };
+  enum class Code {
+    None,
+    NoHeaderEnd,
+    HeaderTooLong,
+    TooManyHeaders,
+    BadHeader,
+    NoBoundary,
+    NoClosingBoundary,
+    TooManyParts,
+    BadContentType,
+    // A header that decides how the entity is read, or a
+    // Content-Type parameter, given twice: two readings.
+    Ambiguous
+  };
   Code code = Code::None;
   size_t offset = 0;
   std::string message;

@@ -85,8 +85,7 @@ class Writer {
 };
 
 // ISA of an acknowledgment: sender and receiver swapped, fixed widths.
-std::string ack_isa(const edi::Interchange& o, const AckEnvelope& env, std::string_view version,
-                    char repetition) {
+std::string ack_isa(const edi::Interchange& o, const AckEnvelope& env, std::string_view version, char repetition) {
   const edi::Delimiters& d = o.delimiters;
   std::string sep(1, d.element);
   std::string isa = "ISA" + sep + "00" + sep + pad("", 10) + sep + "00" + sep + pad("", 10);
@@ -101,28 +100,35 @@ std::string ack_isa(const edi::Interchange& o, const AckEnvelope& env, std::stri
   return isa;
 }
 
-bool concerns(const edi::EnvelopeError& e, int group, int message) {
-  return e.group == group && e.message == message;
-}
+bool concerns(const edi::EnvelopeError& e, int group, int message) { return e.group == group && e.message == message; }
 
 // AK5/IK5 and AK9 error codes for envelope errors.
 const char* set_code(ErrorCode c) {
   switch (c) {
-    case ErrorCode::SeMissing: return "2";
-    case ErrorCode::SeControl: return "3";
-    case ErrorCode::SeCount: return "4";
+    case ErrorCode::SeMissing:
+      return "2";
+    case ErrorCode::SeControl:
+      return "3";
+    case ErrorCode::SeCount:
+      return "4";
     case ErrorCode::InvalidSegmentTag:
-    case ErrorCode::ApplicationRejected: return "5";
-    default: return nullptr;
+    case ErrorCode::ApplicationRejected:
+      return "5";
+    default:
+      return nullptr;
   }
 }
 
 const char* group_code(ErrorCode c) {
   switch (c) {
-    case ErrorCode::GeMissing: return "3";
-    case ErrorCode::GeControl: return "4";
-    case ErrorCode::GeCount: return "5";
-    default: return nullptr;
+    case ErrorCode::GeMissing:
+      return "3";
+    case ErrorCode::GeControl:
+      return "4";
+    case ErrorCode::GeCount:
+      return "5";
+    default:
+      return nullptr;
   }
 }
 
@@ -138,8 +144,7 @@ std::string build_functional_ack(const edi::Interchange& o, const AckEnvelope& e
   const std::string_view version = v999 ? "005010X231" : "004010";
   std::string app_sender = o.groups.empty() ? o.receiver.id : o.groups.front().receiver.id;
   std::string app_receiver = o.groups.empty() ? o.sender.id : o.groups.front().sender.id;
-  w.segment({"GS", "FA", app_sender, app_receiver, env.date, env.time, env.group_control_number, "X",
-             version});
+  w.segment({"GS", "FA", app_sender, app_receiver, env.date, env.time, env.group_control_number, "X", version});
 
   int set_number = 0;
   for (size_t g = 0; g < o.groups.size(); ++g) {
@@ -166,22 +171,19 @@ std::string build_functional_ack(const edi::Interchange& o, const AckEnvelope& e
       for (const auto& e : o.errors) {
         if (!concerns(e, static_cast<int>(g), static_cast<int>(m))) continue;
         const char* c = set_code(e.code);
-        if (c && std::find(codes.begin(), codes.end(), c) == codes.end() && codes.size() < 5)
-          codes.emplace_back(c);
+        if (c && std::find(codes.begin(), codes.end(), c) == codes.end() && codes.size() < 5) codes.emplace_back(c);
       }
       if (codes.empty() && !msg.segment_errors.empty()) codes.emplace_back("5");
       codes.resize(5);
       bool ok = codes[0].empty();
       if (ok) ++accepted;
-      w.segment({v999 ? "IK5" : "AK5", ok ? "A" : "R", codes[0], codes[1], codes[2], codes[3],
-                 codes[4]});
+      w.segment({v999 ? "IK5" : "AK5", ok ? "A" : "R", codes[0], codes[1], codes[2], codes[3], codes[4]});
     }
     std::vector<std::string> gcodes;
     for (const auto& e : o.errors) {
       if (e.group != static_cast<int>(g) || e.message >= 0) continue;
       const char* c = group_code(e.code);
-      if (c && std::find(gcodes.begin(), gcodes.end(), c) == gcodes.end() && gcodes.size() < 5)
-        gcodes.emplace_back(c);
+      if (c && std::find(gcodes.begin(), gcodes.end(), c) == gcodes.end() && gcodes.size() < 5) gcodes.emplace_back(c);
     }
     gcodes.resize(5);
     std::string status;
@@ -192,9 +194,8 @@ std::string build_functional_ack(const edi::Interchange& o, const AckEnvelope& e
     } else {
       status = "A";
     }
-    w.segment({"AK9", status, std::to_string(group.message_count),
-               std::to_string(group.messages.size()), std::to_string(accepted), gcodes[0],
-               gcodes[1], gcodes[2], gcodes[3], gcodes[4]});
+    w.segment({"AK9", status, std::to_string(group.message_count), std::to_string(group.messages.size()),
+               std::to_string(accepted), gcodes[0], gcodes[1], gcodes[2], gcodes[3], gcodes[4]});
     w.segment({"SE", std::to_string(w.count() + 1), st02});
   }
   w.segment({"GE", std::to_string(set_number), env.group_control_number});
@@ -210,23 +211,40 @@ Ta1 ta1_for(const edi::Interchange& o) {
     Ta1 t;
     t.status = 'R';
     switch (e.code) {
-      case ErrorCode::IeaControl: t.note_code = "001"; return t;
-      case ErrorCode::IeaCount: t.note_code = "021"; return t;
+      case ErrorCode::IeaControl:
+        t.note_code = "001";
+        return t;
+      case ErrorCode::IeaCount:
+        t.note_code = "021";
+        return t;
       case ErrorCode::Truncated:
-      case ErrorCode::IeaMissing: t.note_code = "023"; return t;
-      case ErrorCode::InvalidDelimiters: t.note_code = "026"; return t;
-      case ErrorCode::IsaLength: t.note_code = "022"; return t;
-      case ErrorCode::UnexpectedSegment: t.note_code = "024"; return t;
-      case ErrorCode::SenderNotAuthorized: t.note_code = "006"; return t;   // invalid interchange sender id
-      case ErrorCode::RecipientNotOurs: t.note_code = "009"; return t;      // unknown interchange receiver id
+      case ErrorCode::IeaMissing:
+        t.note_code = "023";
+        return t;
+      case ErrorCode::InvalidDelimiters:
+        t.note_code = "026";
+        return t;
+      case ErrorCode::IsaLength:
+        t.note_code = "022";
+        return t;
+      case ErrorCode::UnexpectedSegment:
+        t.note_code = "024";
+        return t;
+      case ErrorCode::SenderNotAuthorized:
+        t.note_code = "006";
+        return t;  // invalid interchange sender id
+      case ErrorCode::RecipientNotOurs:
+        t.note_code = "009";
+        return t;  // unknown interchange receiver id
       case ErrorCode::IsaElement: {
-        static const char* by_element[] = {"022", "010", "011", "012", "013", "005", "006", "007",
-                                           "008", "014", "015", "016", "017", "018", "019", "020",
-                                           "027"};
+        static const char* by_element[] = {"022", "010", "011", "012", "013", "005", "006", "007", "008",
+                                           "014", "015", "016", "017", "018", "019", "020", "027"};
         t.note_code = by_element[e.element >= 0 && e.element <= 16 ? e.element : 0];
         return t;
       }
-      default: t.note_code = "024"; return t;
+      default:
+        t.note_code = "024";
+        return t;
     }
   }
   return Ta1{};
@@ -241,8 +259,7 @@ std::string build_ta1(const edi::Interchange& o, const Ta1& ta1, const AckEnvelo
   // ISA12 of the original when it is a version (5 digits), else 00401: a TA1
   // rejecting a bad ISA12 must not repeat it in its own ISA.
   const bool version_ok = o.version.size() == 5 &&
-                          std::all_of(o.version.begin(), o.version.end(),
-                                      [](char c) { return c >= '0' && c <= '9'; });
+                          std::all_of(o.version.begin(), o.version.end(), [](char c) { return c >= '0' && c <= '9'; });
   w.raw(ack_isa(o, env, version_ok ? std::string_view(o.version) : "00401", rep));
   w.segment({"TA1", o.control_number, o.date, o.time, std::string(1, ta1.status), ta1.note_code});
   w.segment({"IEA", "0", zero_pad(env.control_number, 9)});

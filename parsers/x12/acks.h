@@ -23,7 +23,7 @@ struct AckEnvelope {
 };
 
 struct Ta1 {
-  char status = 'A';           // TA104: A accepted, E accepted with errors, R rejected
+  char status = 'A';              // TA104: A accepted, E accepted with errors, R rejected
   std::string note_code = "000";  // TA105
 };
 

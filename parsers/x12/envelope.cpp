@@ -19,9 +19,7 @@ bool all_digits(std::string_view s) {
 
 std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
-std::string set_name(const edi::Message& m) {
-  return "transaction set " + m.control_number + " (" + m.type + ")";
-}
+std::string set_name(const edi::Message& m) { return "transaction set " + m.control_number + " (" + m.type + ")"; }
 
 }  // namespace
 
@@ -56,8 +54,9 @@ void EnvelopeBuilder::check_isa(const IsaHeader& isa, const Segment& at, uint64_
   };
   if (isa.length != 106) {
     a_.error(ErrorCode::IsaLength, Scope::Interchange, at, number,
-             "ISA is " + std::to_string(isa.length) + " characters, expected 106 "
-             "(fixed-width elements padded with spaces)");
+             "ISA is " + std::to_string(isa.length) +
+                 " characters, expected 106 "
+                 "(fixed-width elements padded with spaces)");
   }
   for (const std::string& p : isa.problems)
     a_.error(ErrorCode::InvalidDelimiters, Scope::Interchange, at, number, "ISA: " + p);
@@ -111,16 +110,15 @@ EnvelopeBuilder::Step EnvelopeBuilder::on_segment(const Segment& s, uint64_t num
 void EnvelopeBuilder::close_message_missing_se(const Segment& at, uint64_t number) {
   if (!a_.in_message()) return;
   a_.error(ErrorCode::SeMissing, Scope::Message, at, number,
-           "missing SE: " + set_name(a_.message()) + " ends where " + std::string(at.tag) +
-               " begins");
+           "missing SE: " + set_name(a_.message()) + " ends where " + std::string(at.tag) + " begins");
   a_.close_message(last_end_);
 }
 
 void EnvelopeBuilder::close_group_missing_ge(const Segment& at, uint64_t number) {
   if (!a_.in_group()) return;
-  a_.error(ErrorCode::GeMissing, Scope::Group, at, number,
-           "missing GE: functional group " + a_.group().control_number + " ends where " +
-               std::string(at.tag) + " begins");
+  a_.error(
+      ErrorCode::GeMissing, Scope::Group, at, number,
+      "missing GE: functional group " + a_.group().control_number + " ends where " + std::string(at.tag) + " begins");
   a_.close_group(last_end_);
 }
 
@@ -164,8 +162,8 @@ void EnvelopeBuilder::on_st(const Segment& s, uint64_t number) {
 void EnvelopeBuilder::on_se(const Segment& s, uint64_t number) {
   const edi::Elements e = edi::split(s.text, d_);
   if (!a_.in_message()) {
-    a_.error(ErrorCode::UnexpectedSegment, a_.in_group() ? Scope::Group : Scope::Interchange, s,
-             number, "SE without a preceding ST");
+    a_.error(ErrorCode::UnexpectedSegment, a_.in_group() ? Scope::Group : Scope::Interchange, s, number,
+             "SE without a preceding ST");
     return;
   }
   const edi::Message& m = a_.message();
@@ -173,8 +171,8 @@ void EnvelopeBuilder::on_se(const Segment& s, uint64_t number) {
   auto declared = edi::parse_number(se01);
   if (!declared || *declared != m.segments) {
     a_.error(ErrorCode::SeCount, Scope::Message, s, number,
-             "SE01 is " + quote(se01) + " but " + set_name(m) + " has " +
-                 std::to_string(m.segments) + " segments (ST through SE)");
+             "SE01 is " + quote(se01) + " but " + set_name(m) + " has " + std::to_string(m.segments) +
+                 " segments (ST through SE)");
   }
   if (se02 != m.control_number) {
     a_.error(ErrorCode::SeControl, Scope::Message, s, number,
@@ -187,8 +185,7 @@ void EnvelopeBuilder::on_ge(const Segment& s, uint64_t number) {
   const edi::Elements e = edi::split(s.text, d_);
   close_message_missing_se(s, number);
   if (!a_.in_group() || a_.group().implicit) {
-    a_.error(ErrorCode::UnexpectedSegment, Scope::Interchange, s, number,
-             "GE without a preceding GS");
+    a_.error(ErrorCode::UnexpectedSegment, Scope::Interchange, s, number, "GE without a preceding GS");
     if (a_.in_group()) a_.close_group(last_end_);
     return;
   }
@@ -245,8 +242,7 @@ void EnvelopeBuilder::on_body(const Segment& s, uint64_t number) {
   }
   // Interchange-level control segments may precede the first GS.
   if (!a_.in_group() && (s.tag == "TA1" || s.tag == "ISB" || s.tag == "ISE")) return;
-  a_.error(ErrorCode::UnexpectedSegment, a_.in_group() ? Scope::Group : Scope::Interchange, s,
-           number,
+  a_.error(ErrorCode::UnexpectedSegment, a_.in_group() ? Scope::Group : Scope::Interchange, s, number,
            "segment " + quote(s.tag) +
                (a_.in_group() ? " between transaction sets: expected ST or GE"
                               : " outside a functional group: expected GS or IEA"));
@@ -256,8 +252,7 @@ void EnvelopeBuilder::truncate(const Segment& last, uint64_t number, uint64_t en
   std::string open;
   if (a_.in_message()) open = set_name(a_.message()) + " of ";
   a_.error(ErrorCode::Truncated, Scope::Interchange, last, number,
-           "input ends inside " + open + "interchange " + a_.ic().control_number +
-               ": no IEA");
+           "input ends inside " + open + "interchange " + a_.ic().control_number + ": no IEA");
   if (a_.in_message()) {
     a_.error(ErrorCode::SeMissing, Scope::Message, last, number,
              "missing SE: " + set_name(a_.message()) + " is cut off");

@@ -26,8 +26,7 @@ void check_delimiters(IsaHeader* h) {
   if (is_alnum(d.element) || d.element == ' ')
     h->problems.push_back(std::string("element separator '") + d.element + "' is a letter, digit or space");
   if (is_alnum(d.component) || d.component == ' ')
-    h->problems.push_back(std::string("component separator (ISA16) '") + d.component +
-                          "' is a letter, digit or space");
+    h->problems.push_back(std::string("component separator (ISA16) '") + d.component + "' is a letter, digit or space");
   if (d.terminator.size == 1 && (is_alnum(t) || t == ' '))
     h->problems.push_back(std::string("segment terminator '") + t + "' is a letter, digit or space");
   if (d.component == d.element || (d.terminator.size == 1 && (t == d.element || t == d.component)))
@@ -89,8 +88,8 @@ IsaStatus read_isa(std::string_view buf, size_t pos, bool eof, IsaHeader* out, s
   // ISA11 is the repetition separator from version 00402 on, when it is one.
   const std::string& version = h.elements[12];
   char rep = h.elements[11].size() == 1 ? h.elements[11][0] : 0;
-  if (version >= "00402" && rep != 0 && !is_alnum(rep) && rep != ' ' && rep != sep &&
-      rep != h.delimiters.component && rep != h.delimiters.terminator.bytes[0]) {
+  if (version >= "00402" && rep != 0 && !is_alnum(rep) && rep != ' ' && rep != sep && rep != h.delimiters.component &&
+      rep != h.delimiters.terminator.bytes[0]) {
     h.delimiters.repetition = rep;
   }
   check_delimiters(&h);

@@ -15,9 +15,9 @@ namespace edihub::x12 {
 struct IsaHeader {
   edi::Delimiters delimiters;
   std::array<std::string, 17> elements;  // [1] = ISA01 ... [16] = ISA16, untrimmed
-  size_t raw_length = 0;       // bytes of buf through the terminator (line breaks included)
-  size_t length = 0;           // characters through the terminator; 106 when well formed
-  std::vector<std::string> problems;  // delimiter problems, for the caller to report
+  size_t raw_length = 0;                 // bytes of buf through the terminator (line breaks included)
+  size_t length = 0;                     // characters through the terminator; 106 when well formed
+  std::vector<std::string> problems;     // delimiter problems, for the caller to report
 };
 
 enum class IsaStatus { Ok, NeedMore, Invalid };

@@ -9,9 +9,12 @@ namespace edihub::business {
 
 std::string_view purpose_name(Purpose p) {
   switch (p) {
-    case Purpose::Original: return "original";
-    case Purpose::Replace: return "replace";
-    case Purpose::Cancel: return "cancel";
+    case Purpose::Original:
+      return "original";
+    case Purpose::Replace:
+      return "replace";
+    case Purpose::Cancel:
+      return "cancel";
   }
   return "original";
 }
@@ -25,11 +28,9 @@ Extracted extract(const edi::Interchange& ic, const edi::Message& m, std::string
   if (!handled(ic, m)) return {};
   try {
     if (ic.standard == edi::Standard::X12) {
-      return m.type == "856" ? internal::extract_x12_856(ic, m, input)
-                             : internal::extract_x12_810(ic, m, input);
+      return m.type == "856" ? internal::extract_x12_856(ic, m, input) : internal::extract_x12_810(ic, m, input);
     }
-    return m.type == "DESADV" ? internal::extract_desadv(ic, m, input)
-                              : internal::extract_invoic(ic, m, input);
+    return m.type == "DESADV" ? internal::extract_desadv(ic, m, input) : internal::extract_invoic(ic, m, input);
   } catch (const std::exception& e) {
     Extracted out;
     out.error = std::string("cannot read the ") + m.type + " message: " + e.what();

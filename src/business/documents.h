@@ -20,25 +20,25 @@ enum class Purpose { Original, Replace, Cancel };
 std::string_view purpose_name(Purpose p);  // "original" / "replace" / "cancel"
 
 struct ShipmentLine {
-  int line_number = 0;         // LIN01 / LIN 1082 (or the position when absent)
-  std::string item_id;         // LIN buyer/vendor item (UP, VP, BP...) / LIN C212 7140
-  std::string item_id_type;    // "UP", "VP", "EN", "SRV" ...
-  std::string supplier_item;   // PIA / a second LIN id, may be empty
-  std::string quantity;        // decimal text, SN102 / QTY+12
-  std::string unit;            // SN103 / QTY 6411, may be empty
-  std::string order_number;    // PRF01 / RFF+ON in the line's scope, may be empty
+  int line_number = 0;        // LIN01 / LIN 1082 (or the position when absent)
+  std::string item_id;        // LIN buyer/vendor item (UP, VP, BP...) / LIN C212 7140
+  std::string item_id_type;   // "UP", "VP", "EN", "SRV" ...
+  std::string supplier_item;  // PIA / a second LIN id, may be empty
+  std::string quantity;       // decimal text, SN102 / QTY+12
+  std::string unit;           // SN103 / QTY 6411, may be empty
+  std::string order_number;   // PRF01 / RFF+ON in the line's scope, may be empty
 };
 
 struct ShipmentNotice {
-  std::string document_number;  // BSN02 / BGM 1004
+  std::string document_number;          // BSN02 / BGM 1004
   Purpose purpose = Purpose::Original;  // BSN01 00/05/01 / BGM 1225 9/5/1
-  std::string document_date;    // CCYYMMDD[HHMM[SS]]: BSN03+BSN04 / DTM+137
-  std::string ship_date;        // CCYYMMDD[HHMM[SS]]: DTM*011 date+time (X12) / DTM+11, may be empty
-  std::string order_number;     // PRF01 at order level / RFF+ON, may be empty
-  std::string ship_from;        // N1*SF / NAD+SU (or +CZ) party id, may be empty
-  std::string ship_to;          // N1*ST / NAD+DP (or +ST), may be empty
-  std::string carrier;          // TD5 03 / TDT carrier, may be empty
-  std::string gross_weight;     // TD107 (TD106 G) / MEA C502 G or AAB, decimal text, may be empty
+  std::string document_date;            // CCYYMMDD[HHMM[SS]]: BSN03+BSN04 / DTM+137
+  std::string ship_date;                // CCYYMMDD[HHMM[SS]]: DTM*011 date+time (X12) / DTM+11, may be empty
+  std::string order_number;             // PRF01 at order level / RFF+ON, may be empty
+  std::string ship_from;                // N1*SF / NAD+SU (or +CZ) party id, may be empty
+  std::string ship_to;                  // N1*ST / NAD+DP (or +ST), may be empty
+  std::string carrier;                  // TD5 03 / TDT carrier, may be empty
+  std::string gross_weight;             // TD107 (TD106 G) / MEA C502 G or AAB, decimal text, may be empty
   std::vector<ShipmentLine> lines;
 };
 
@@ -46,21 +46,21 @@ struct InvoiceLine {
   int line_number = 0;
   std::string item_id;
   std::string item_id_type;
-  std::string quantity;        // decimal text: IT102 / QTY+47
-  std::string unit;            // IT103 / QTY 6411
-  std::string unit_price;      // decimal text: IT104 / PRI+AAA (or AAB, INV)
-  int64_t amount_minor = 0;    // minor units: MOA+203 (else 66) / quantity x price, rounded half up
+  std::string quantity;      // decimal text: IT102 / QTY+47
+  std::string unit;          // IT103 / QTY 6411
+  std::string unit_price;    // decimal text: IT104 / PRI+AAA (or AAB, INV)
+  int64_t amount_minor = 0;  // minor units: MOA+203 (else 66) / quantity x price, rounded half up
 };
 
 struct Invoice {
-  std::string invoice_number;   // BIG02 / BGM 1004
-  bool credit_note = false;     // BGM 381 / BIG07 = CR
-  Purpose purpose = Purpose::Original;  // BIG08 00/05/01 (absent: original) / BGM 1225 9/5/1
-  std::string document_date;    // BIG01 CCYYMMDD / DTM+137 (else DTM+3) CCYYMMDD[HHMM[SS]]
-  std::string order_number;     // BIG04 / RFF+ON, may be empty
-  std::string currency;         // CUR02 / CUX 6345, may be empty
-  int64_t total_minor = 0;      // TDS01 (two implied decimals) / MOA+86 (or 77, 9, 39, 128)
-  std::optional<int64_t> tax_minor;        // TXI02 sum / MOA+124 sum, else 176, else MOA+150 sum
+  std::string invoice_number;               // BIG02 / BGM 1004
+  bool credit_note = false;                 // BGM 381 / BIG07 = CR
+  Purpose purpose = Purpose::Original;      // BIG08 00/05/01 (absent: original) / BGM 1225 9/5/1
+  std::string document_date;                // BIG01 CCYYMMDD / DTM+137 (else DTM+3) CCYYMMDD[HHMM[SS]]
+  std::string order_number;                 // BIG04 / RFF+ON, may be empty
+  std::string currency;                     // CUR02 / CUX 6345, may be empty
+  int64_t total_minor = 0;                  // TDS01 (two implied decimals) / MOA+86 (or 77, 9, 39, 128)
+  std::optional<int64_t> tax_minor;         // TXI02 sum / MOA+124 sum, else 176, else MOA+150 sum
   std::optional<int64_t> line_total_minor;  // sum of the IT1 amounts (X12) / MOA+79 (EDIFACT)
   std::vector<InvoiceLine> lines;
 };

@@ -22,9 +22,12 @@ std::string dtm_value(const MessageSegments& s, std::string* error) {
   std::string qualifier = s.comp(1, 0), value = s.comp(1, 1), format = s.comp(1, 2);
   const std::string name = "DTM+" + qualifier;
   size_t want = 0;
-  if (format == "102") want = 8;
-  else if (format == "203") want = 12;
-  else if (format == "204") want = 14;
+  if (format == "102")
+    want = 8;
+  else if (format == "203")
+    want = 12;
+  else if (format == "204")
+    want = 14;
   else if (!format.empty()) {
     *error = s.where() + ": " + name + " date format " + quote(format) +
              " is not supported; expected 102 (CCYYMMDD), 203 (CCYYMMDDHHMM) or 204 (CCYYMMDDHHMMSS)";
@@ -35,8 +38,7 @@ std::string dtm_value(const MessageSegments& s, std::string* error) {
     return {};
   }
   bool ok = all_digits(value) &&
-            (want != 0 ? value.size() == want
-                       : value.size() == 8 || value.size() == 12 || value.size() == 14);
+            (want != 0 ? value.size() == want : value.size() == 8 || value.size() == 12 || value.size() == 14);
   if (!ok) {
     *error = s.where() + ": " + name + " date " + quote(value) + " is not " +
              (want == 8    ? std::string("CCYYMMDD (format 102)")
@@ -50,8 +52,8 @@ std::string dtm_value(const MessageSegments& s, std::string* error) {
 
 // A decimal in element i, component c, written with the interchange's mark;
 // returned with '.' as the mark. `name` says what it is for messages.
-std::optional<std::string> decimal_comp(const MessageSegments& s, size_t i, size_t c,
-                                        const std::string& name, std::string* error) {
+std::optional<std::string> decimal_comp(const MessageSegments& s, size_t i, size_t c, const std::string& name,
+                                        std::string* error) {
   std::string v = s.comp(i, c);
   if (v.empty()) {
     *error = s.where() + ": " + name + " is empty";
@@ -144,8 +146,10 @@ Extracted extract_desadv(const edi::Interchange& ic, const edi::Message& m, std:
       if (!bgm.seen && !read_bgm(s, &bgm, &error)) break;
     } else if (tag == "DTM") {
       std::string qualifier = s.comp(1, 0);
-      if (qualifier == "137" && doc.document_date.empty()) doc.document_date = dtm_value(s, &error);
-      else if (qualifier == "11" && doc.ship_date.empty()) doc.ship_date = dtm_value(s, &error);
+      if (qualifier == "137" && doc.document_date.empty())
+        doc.document_date = dtm_value(s, &error);
+      else if (qualifier == "11" && doc.ship_date.empty())
+        doc.ship_date = dtm_value(s, &error);
     } else if (tag == "RFF") {
       if (s.comp(1, 0) != "ON") continue;
       std::string order = s.comp(1, 1);
@@ -176,7 +180,7 @@ Extracted extract_desadv(const edi::Interchange& ic, const edi::Message& m, std:
       }
     } else if (tag == "TDT") {
       if (doc.carrier.empty()) {
-        doc.carrier = s.comp(5, 0);  // C040 3127 carrier id
+        doc.carrier = s.comp(5, 0);                           // C040 3127 carrier id
         if (doc.carrier.empty()) doc.carrier = s.comp(5, 3);  // C040 3128 carrier name
       }
     } else if (tag == "MEA") {
@@ -221,15 +225,13 @@ Extracted extract_desadv(const edi::Interchange& ic, const edi::Message& m, std:
     }
   }
   if (!s.error().empty()) error = s.error();
-  if (error.empty() && !bgm.seen)
-    error = s.where() + ": the DESADV has no BGM segment (document number)";
-  if (error.empty() && doc.document_date.empty())
-    error = s.where() + ": the DESADV has no DTM+137 (document date)";
+  if (error.empty() && !bgm.seen) error = s.where() + ": the DESADV has no BGM segment (document number)";
+  if (error.empty() && doc.document_date.empty()) error = s.where() + ": the DESADV has no DTM+137 (document date)";
   if (error.empty()) {
     for (size_t i = 0; i < doc.lines.size(); ++i) {
       if (doc.lines[i].quantity.empty()) {
-        error = where(line_positions[i], "LIN") + ": line " +
-                std::to_string(doc.lines[i].line_number) + " has no QTY+12 (despatch quantity)";
+        error = where(line_positions[i], "LIN") + ": line " + std::to_string(doc.lines[i].line_number) +
+                " has no QTY+12 (despatch quantity)";
         break;
       }
     }
@@ -274,8 +276,10 @@ Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std:
   };
   auto sum = [&](std::optional<int64_t>* slot, int64_t v) {
     auto total = add_minor(slot->value_or(0), v);
-    if (!total) error = s.where() + ": the tax amounts add up beyond the supported range";
-    else *slot = total;
+    if (!total)
+      error = s.where() + ": the tax amounts add up beyond the supported range";
+    else
+      *slot = total;
   };
 
   while (error.empty() && s.next()) {
@@ -285,8 +289,10 @@ Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std:
     } else if (tag == "DTM") {
       if (current_line >= 0 || summary) continue;
       std::string qualifier = s.comp(1, 0);
-      if (qualifier == "137" && doc.document_date.empty()) doc.document_date = dtm_value(s, &error);
-      else if (qualifier == "3" && invoice_date.empty()) invoice_date = dtm_value(s, &error);
+      if (qualifier == "137" && doc.document_date.empty())
+        doc.document_date = dtm_value(s, &error);
+      else if (qualifier == "3" && invoice_date.empty())
+        invoice_date = dtm_value(s, &error);
     } else if (tag == "RFF") {
       if (current_line >= 0 || summary || s.comp(1, 0) != "ON") continue;
       if (doc.order_number.empty()) doc.order_number = s.comp(1, 1);
@@ -350,22 +356,30 @@ Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std:
         if (!used) continue;
         auto v = moa_amount(s, &error);
         if (!v) break;
-        if (qualifier == "86") first(&total86, *v);
-        else if (qualifier == "77") first(&total77, *v);
-        else if (qualifier == "9") first(&total9, *v);
-        else if (qualifier == "39") first(&total39, *v);
-        else if (qualifier == "128") first(&total128, *v);
-        else if (qualifier == "79") first(&line_total79, *v);
-        else if (qualifier == "176") first(&tax176, *v);
-        else if (qualifier == "124") sum(&tax124, *v);
-        else sum(&tax150, *v);
+        if (qualifier == "86")
+          first(&total86, *v);
+        else if (qualifier == "77")
+          first(&total77, *v);
+        else if (qualifier == "9")
+          first(&total9, *v);
+        else if (qualifier == "39")
+          first(&total39, *v);
+        else if (qualifier == "128")
+          first(&total128, *v);
+        else if (qualifier == "79")
+          first(&line_total79, *v);
+        else if (qualifier == "176")
+          first(&tax176, *v);
+        else if (qualifier == "124")
+          sum(&tax124, *v);
+        else
+          sum(&tax150, *v);
       }
     }
   }
   if (!s.error().empty()) error = s.error();
   const std::string at_end = s.where();
-  if (error.empty() && !bgm.seen)
-    error = at_end + ": the INVOIC has no BGM segment (invoice number)";
+  if (error.empty() && !bgm.seen) error = at_end + ": the INVOIC has no BGM segment (invoice number)";
   if (error.empty()) {
     if (doc.document_date.empty()) doc.document_date = invoice_date;
     if (doc.document_date.empty())
@@ -382,16 +396,18 @@ Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std:
       line.amount_minor = *facts[i].moa66;
     } else if (!line.unit_price.empty()) {
       auto amount = product_minor(line.quantity, line.unit_price, '.');
-      if (!amount) error = at + ": quantity x price is beyond the supported range";
-      else line.amount_minor = *amount;
+      if (!amount)
+        error = at + ": quantity x price is beyond the supported range";
+      else
+        line.amount_minor = *amount;
     } else {
       error = at + " has no line amount (MOA+203) and no price (PRI+AAA) to compute it";
     }
   }
   if (error.empty()) {
-    std::optional<int64_t> total = total86 ? total86
+    std::optional<int64_t> total = total86   ? total86
                                    : total77 ? total77
-                                   : total9 ? total9
+                                   : total9  ? total9
                                    : total39 ? total39
                                              : total128;
     if (!total) {

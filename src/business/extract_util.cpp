@@ -4,14 +4,13 @@
 
 namespace edihub::business::internal {
 
-MessageSegments::MessageSegments(const edi::Interchange& ic, const edi::Message& m,
-                                 std::string_view input)
+MessageSegments::MessageSegments(const edi::Interchange& ic, const edi::Message& m, std::string_view input)
     : d_(ic.delimiters), base_(m.span.offset), first_(m.first_segment), position_(m.first_segment) {
   // Until a segment is read, where() names the message header.
   seg_.tag = ic.standard == edi::Standard::X12 ? "ST" : "UNH";
   if (m.span.offset > input.size()) {
-    error_ = "the message's bytes (offset " + std::to_string(m.span.offset) +
-             ") lie outside the input (" + std::to_string(input.size()) + " bytes)";
+    error_ = "the message's bytes (offset " + std::to_string(m.span.offset) + ") lie outside the input (" +
+             std::to_string(input.size()) + " bytes)";
     return;
   }
   bytes_ = input.substr(m.span.offset, m.span.length);
@@ -23,8 +22,7 @@ bool MessageSegments::next() {
   auto status = scanner_.next(bytes_, &pos_, true, base_, &seg_);
   if (status == edi::SegmentScanner::Status::End) return false;
   if (status != edi::SegmentScanner::Status::Ok) {
-    error_ = "segment " + std::to_string(first_ + index_) +
-             ": no segment terminator found (segment too long)";
+    error_ = "segment " + std::to_string(first_ + index_) + ": no segment terminator found (segment too long)";
     return false;
   }
   position_ = first_ + index_;
@@ -33,9 +31,7 @@ bool MessageSegments::next() {
   return true;
 }
 
-std::string MessageSegments::text(size_t i) const {
-  return trim_blanks(edi::unescape(el_[i], d_));
-}
+std::string MessageSegments::text(size_t i) const { return trim_blanks(edi::unescape(el_[i], d_)); }
 
 std::string MessageSegments::comp(size_t i, size_t c) const {
   return trim_blanks(edi::unescape(edi::component(el_[i], d_, c), d_));

@@ -29,8 +29,8 @@ std::optional<std::string> x12_time(std::string_view s) {
 }
 
 // Reads "date[time]" from two elements; sets *error on a bad value.
-std::string date_time(const MessageSegments& s, size_t date_el, size_t time_el,
-                      const std::string& what, std::string* error) {
+std::string date_time(const MessageSegments& s, size_t date_el, size_t time_el, const std::string& what,
+                      std::string* error) {
   std::string date = s.text(date_el), time = s.text(time_el);
   std::string tag(s.tag());
   auto name = [&](size_t i) { return tag + (i < 10 ? "0" : "") + std::to_string(i); };
@@ -39,23 +39,21 @@ std::string date_time(const MessageSegments& s, size_t date_el, size_t time_el,
     return {};
   }
   if (!is_date(date)) {
-    *error = s.where() + ": " + name(date_el) + " (" + what + ") " + quote(date) +
-             " is not a date CCYYMMDD";
+    *error = s.where() + ": " + name(date_el) + " (" + what + ") " + quote(date) + " is not a date CCYYMMDD";
     return {};
   }
   if (time.empty()) return date;
   auto t = x12_time(time);
   if (!t) {
-    *error = s.where() + ": " + name(time_el) + " (time) " + quote(time) +
-             " is not a time HHMM or HHMMSS";
+    *error = s.where() + ": " + name(time_el) + " (time) " + quote(time) + " is not a time HHMM or HHMMSS";
     return {};
   }
   return date + *t;
 }
 
 // Checks a decimal element; on success returns it with '.' as the mark.
-std::optional<std::string> decimal_element(const MessageSegments& s, size_t i,
-                                           const std::string& name, std::string* error) {
+std::optional<std::string> decimal_element(const MessageSegments& s, size_t i, const std::string& name,
+                                           std::string* error) {
   std::string v = s.text(i);
   if (v.empty()) {
     *error = s.where() + ": " + name + " is empty";
@@ -122,8 +120,7 @@ Extracted extract_x12_856(const edi::Interchange& ic, const edi::Message& m, std
       }
       doc.document_date = date_time(s, 3, 4, "date", &error);
     } else if (tag == "DTM") {
-      if (s.text(1) == "011" && doc.ship_date.empty())
-        doc.ship_date = date_time(s, 2, 3, "ship date", &error);
+      if (s.text(1) == "011" && doc.ship_date.empty()) doc.ship_date = date_time(s, 2, 3, "ship date", &error);
     } else if (tag == "HL") {
       Hl h;
       h.id = s.text(1);
@@ -190,13 +187,12 @@ Extracted extract_x12_856(const edi::Interchange& ic, const edi::Message& m, std
     }
   }
   if (!s.error().empty()) error = s.error();
-  if (error.empty() && !have_bsn)
-    error = s.where() + ": the 856 has no BSN segment (shipment identification)";
+  if (error.empty() && !have_bsn) error = s.where() + ": the 856 has no BSN segment (shipment identification)";
   if (error.empty()) {
     for (size_t i = 0; i < doc.lines.size(); ++i) {
       if (doc.lines[i].quantity.empty()) {
-        error = where(opened[i].position, opened[i].tag) + ": item line " +
-                std::to_string(doc.lines[i].line_number) + " has no SN1 (quantity shipped)";
+        error = where(opened[i].position, opened[i].tag) + ": item line " + std::to_string(doc.lines[i].line_number) +
+                " has no SN1 (quantity shipped)";
         break;
       }
     }
@@ -219,8 +215,10 @@ Extracted extract_x12_810(const edi::Interchange& ic, const edi::Message& m, std
 
   auto add_tax = [&](std::optional<int64_t>* sum, int64_t v) {
     auto total = add_minor(sum->value_or(0), v);
-    if (!total) error = s.where() + ": the tax amounts add up beyond the supported range";
-    else *sum = total;
+    if (!total)
+      error = s.where() + ": the tax amounts add up beyond the supported range";
+    else
+      *sum = total;
   };
 
   while (error.empty() && s.next()) {
@@ -234,8 +232,7 @@ Extracted extract_x12_810(const edi::Interchange& ic, const edi::Message& m, std
         break;
       }
       if (!is_date(doc.document_date)) {
-        error = s.where() + ": BIG01 (invoice date) " + quote(doc.document_date) +
-                " is not a date CCYYMMDD";
+        error = s.where() + ": BIG01 (invoice date) " + quote(doc.document_date) + " is not a date CCYYMMDD";
         break;
       }
       doc.invoice_number = s.text(2);
@@ -290,8 +287,7 @@ Extracted extract_x12_810(const edi::Interchange& ic, const edi::Message& m, std
       }
       // N2: two implied decimals ("88308" = 883.08). A partner writing an
       // explicit decimal point ("883.08") means the same amount.
-      std::optional<int64_t> v = total.find('.') == std::string::npos ? to_minor(total, 0)
-                                                                       : to_minor(total, 2);
+      std::optional<int64_t> v = total.find('.') == std::string::npos ? to_minor(total, 0) : to_minor(total, 2);
       if (!v) {
         error = s.where() + ": TDS01 (total invoice amount) " + quote(total) +
                 " is not an amount with two implied decimals (\"88308\" = 883.08)";
@@ -310,11 +306,9 @@ Extracted extract_x12_810(const edi::Interchange& ic, const edi::Message& m, std
     }
   }
   if (!s.error().empty()) error = s.error();
-  if (error.empty() && !have_big)
-    error = s.where() + ": the 810 has no BIG segment (invoice date and number)";
+  if (error.empty() && !have_big) error = s.where() + ": the 810 has no BIG segment (invoice date and number)";
   if (error.empty() && !have_tds)
-    error = s.where() +
-            ": the 810 has no TDS segment (total invoice amount); expected TDS after the IT1 lines";
+    error = s.where() + ": the 810 has no TDS segment (total invoice amount); expected TDS after the IT1 lines";
   if (error.empty() && !doc.lines.empty()) {
     int64_t sum = 0;
     for (const auto& line : doc.lines) {

@@ -69,22 +69,19 @@ std::optional<int64_t> Args::duration_ms(const std::string& name) const {
   return parse_duration_ms(it->second);
 }
 
-bool Args::flag(const std::string& name) const {
-  return std::find(flags.begin(), flags.end(), name) != flags.end();
-}
+bool Args::flag(const std::string& name) const { return std::find(flags.begin(), flags.end(), name) != flags.end(); }
 
 std::string Args::value(const std::string& name, const std::string& fallback) const {
   auto it = values.find(name);
   return it == values.end() ? fallback : it->second;
 }
 
-std::optional<Args> parse_args(const CommandSpec& spec, const std::vector<std::string>& argv,
-                               std::string* error) {
+std::optional<Args> parse_args(const CommandSpec& spec, const std::vector<std::string>& argv, std::string* error) {
   Args args;
   bool options_done = false;
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
-    if (options_done || a.size() < 2 || a[0] != '-' ) {
+    if (options_done || a.size() < 2 || a[0] != '-') {
       args.positional.push_back(a);
       continue;
     }
@@ -107,8 +104,8 @@ std::optional<Args> parse_args(const CommandSpec& spec, const std::vector<std::s
       name = name.substr(0, eq);
       has_value = true;
     }
-    auto opt = std::find_if(spec.options.begin(), spec.options.end(),
-                            [&](const OptionSpec& o) { return o.name == name; });
+    auto opt =
+        std::find_if(spec.options.begin(), spec.options.end(), [&](const OptionSpec& o) { return o.name == name; });
     if (opt == spec.options.end()) {
       *error = "unknown option '--" + name + "' for 'edihub " + spec.name + "' (see --help)";
       return std::nullopt;
@@ -143,8 +140,7 @@ std::optional<Args> parse_args(const CommandSpec& spec, const std::vector<std::s
 
 std::string command_help(const CommandSpec& spec) {
   std::string out = "Usage: edihub " + spec.name;
-  for (const auto& o : spec.options)
-    out += " [--" + o.name + (o.value_name.empty() ? "" : " " + o.value_name) + "]";
+  for (const auto& o : spec.options) out += " [--" + o.name + (o.value_name.empty() ? "" : " " + o.value_name) + "]";
   if (!spec.positional.empty()) out += " " + spec.positional;
   out += "\n\n" + spec.summary + "\n";
   if (!spec.options.empty()) out += "\nOptions:\n";

@@ -26,7 +26,7 @@ struct OptionSpec {
   std::string name;        // without dashes: "json", "db"
   std::string value_name;  // empty for a flag; else shown in help: "URI"
   std::string help;
-  ValueRule rule;          // a value's kind and range (Text: anything)
+  ValueRule rule;  // a value's kind and range (Text: anything)
 };
 
 // An option whose value is a whole number (digits only) from `min` to `max`,
@@ -69,8 +69,7 @@ std::optional<std::string> value_problem(const ValueRule& rule, const std::strin
 // Parses argv after the command name. Accepts --name VALUE, --name=VALUE,
 // flags, `--` to end options, and --help/-h. On error, nullopt and a message
 // that names the bad option.
-std::optional<Args> parse_args(const CommandSpec& spec, const std::vector<std::string>& argv,
-                               std::string* error);
+std::optional<Args> parse_args(const CommandSpec& spec, const std::vector<std::string>& argv, std::string* error);
 
 // "Usage: edihub inspect [--json] FILE..." followed by one line per option.
 std::string command_help(const CommandSpec& spec);

@@ -63,7 +63,9 @@ int run_certs(const Args& args, std::ostream& out, std::ostream& err) {
     }
     out << c.owner << " " << c.use << " " << c.subject << " serial " << c.serial << " not-after "
         << iso_utc(c.not_after * 1000) << " " << days << " days left"
-        << (days < 0 ? "  EXPIRED" : warn ? "  WARNING: expires within " + std::to_string(warn_days) + " days" : "")
+        << (days < 0 ? "  EXPIRED"
+            : warn   ? "  WARNING: expires within " + std::to_string(warn_days) + " days"
+                     : "")
         << "\n";
   }
   if (args.flag("json")) {
@@ -112,9 +114,9 @@ int run_new_identity(const Args& args, std::ostream& out, std::ostream& err) {
     err << "edihub new-identity: give --key FILE and --cert FILE\n";
     return kUsage;
   }
-  Result<crypto::NewIdentity> made = crypto::make_self_signed(
-      args.value("name", "EDIHUB"), static_cast<int>(*args.integer("bits", 3072)),
-      static_cast<int>(*args.integer("days", 730)));
+  Result<crypto::NewIdentity> made =
+      crypto::make_self_signed(args.value("name", "EDIHUB"), static_cast<int>(*args.integer("bits", 3072)),
+                               static_cast<int>(*args.integer("days", 730)));
   if (!made.is_ok()) {
     err << "edihub new-identity: " << made.status().message() << "\n";
     return kUsage;

@@ -62,7 +62,7 @@ int run_outbox(const Args& args, std::ostream& out, std::ostream& err);
 const CommandSpec& certs_spec();
 // `edihub certs [--config FILE] [--partners DIR] [--warn-days N] [--json]`: certificates in use, days left.
 int run_certs(const Args& args, std::ostream& out, std::ostream& err);
-using receivers::days_left;             // src/receivers/credentials.h
+using receivers::days_left;  // src/receivers/credentials.h
 using receivers::kCertificateWarnDays;
 
 const CommandSpec& hash_password_spec();

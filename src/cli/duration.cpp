@@ -1,6 +1,5 @@
 #include "src/cli/duration.h"
 
-
 namespace edihub::cli {
 
 std::optional<int64_t> parse_duration_ms(std::string_view text) {

@@ -14,8 +14,8 @@ constexpr size_t kChunk = 1 << 20;
 }
 
 bool stream_edi_file(const std::string& path, const edi::ParseOptions& options,
-                     const edi::Parser::InterchangeHandler& on_interchange,
-                     const edi::Parser::ErrorHandler& on_error, std::string* error) {
+                     const edi::Parser::InterchangeHandler& on_interchange, const edi::Parser::ErrorHandler& on_error,
+                     std::string* error) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *error = path + ": " + std::strerror(errno);

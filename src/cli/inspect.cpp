@@ -82,21 +82,19 @@ Object::Ptr interchange_json(const edi::Interchange& ic) {
 }
 
 void print_text(std::ostream& out, const std::string& file, const edi::Interchange& ic) {
-  out << file << ": " << edi::standard_name(ic.standard) << " interchange " << ic.control_number
-      << " from " << party(ic, ic.sender) << " to " << party(ic, ic.receiver) << ", version "
-      << ic.version << (ic.test ? ", test" : "") << ", " << ic.message_count << " message"
-      << (ic.message_count == 1 ? "" : "s") << (ic.ok() ? "" : ", ERRORS") << "\n";
+  out << file << ": " << edi::standard_name(ic.standard) << " interchange " << ic.control_number << " from "
+      << party(ic, ic.sender) << " to " << party(ic, ic.receiver) << ", version " << ic.version
+      << (ic.test ? ", test" : "") << ", " << ic.message_count << " message" << (ic.message_count == 1 ? "" : "s")
+      << (ic.ok() ? "" : ", ERRORS") << "\n";
   for (const auto& g : ic.groups) {
     for (const auto& m : g.messages) {
-      out << "  " << m.type << " " << m.control_number << " (" << m.version << "), "
-          << m.segments << " segments";
+      out << "  " << m.type << " " << m.control_number << " (" << m.version << "), " << m.segments << " segments";
       if (!g.implicit) out << ", group " << g.control_number;
       out << "\n";
     }
   }
   for (const auto& e : ic.errors) {
-    out << "  error " << edi::code_name(e.code) << " at segment " << e.segment << ": " << e.text
-        << "\n";
+    out << "  error " << edi::code_name(e.code) << " at segment " << e.segment << ": " << e.text << "\n";
   }
 }
 
@@ -134,8 +132,8 @@ void write_json_tail(std::ostream& out, bool read, const std::string& io_error, 
   if (!read) arr->add(error_json("IO_ERROR", 0, 0, io_error));
   for (const auto& e : errors.kept) arr->add(error_json(e));
   if (errors.dropped > 0)
-    arr->add(error_json("TOO_MANY_ERRORS", errors.first_dropped_segment, errors.first_dropped_offset,
-                             errors.summary()));
+    arr->add(
+        error_json("TOO_MANY_ERRORS", errors.first_dropped_segment, errors.first_dropped_offset, errors.summary()));
   out << "],\"errors\":";
   Poco::JSON::Stringifier::stringify(arr, out);
   out << "}\n";
@@ -195,14 +193,13 @@ bool inspect_file(const std::string& file, bool json, std::ostream& out, std::os
 }  // namespace
 
 const CommandSpec& inspect_spec() {
-  static const CommandSpec spec{
-      "inspect",
-      "Prints the X12/EDIFACT interchanges in files, with their envelope errors.\n"
-      "Every interchange, group and message found. Exit 0 when every file parsed without\n"
-      "envelope errors, 1 otherwise.",
-      "FILE...",
-      1,
-      {{"json", "", "one JSON document per file on stdout"}}};
+  static const CommandSpec spec{"inspect",
+                                "Prints the X12/EDIFACT interchanges in files, with their envelope errors.\n"
+                                "Every interchange, group and message found. Exit 0 when every file parsed without\n"
+                                "envelope errors, 1 otherwise.",
+                                "FILE...",
+                                1,
+                                {{"json", "", "one JSON document per file on stdout"}}};
   return spec;
 }
 

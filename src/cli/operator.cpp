@@ -32,8 +32,9 @@ int run_operator(const Args& args, std::ostream& out, std::ostream& err) {
     return kUsage;
   }
   const std::string name = named ? args.positional[1] : "";
-  if (named && (name.empty() || name.size() > 64 || name.find_first_not_of(
-      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@-") != std::string::npos)) {
+  if (named && (name.empty() || name.size() > 64 ||
+                name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@-") !=
+                    std::string::npos)) {
     err << "edihub operator: a name is 1-64 letters, digits or . _ @ -\n";
     return kUsage;
   }
@@ -82,7 +83,8 @@ int run_operator(const Args& args, std::ostream& out, std::ostream& err) {
     err << "edihub operator: " << all.status().message() << "\n";
     return kStoreUnavailable;
   }
-  for (const auto& op : all.value()) out << op.name << "  " << op.role << "  since " << iso_utc(op.created_at_ms) << "\n";
+  for (const auto& op : all.value())
+    out << op.name << "  " << op.role << "  since " << iso_utc(op.created_at_ms) << "\n";
   return kOk;
 }
 

@@ -69,8 +69,9 @@ int run_once(const Args& command_line, std::ostream& out, std::ostream& err) {
     err << "edihub outbox: " << d.status().message() << "\n";
     return kStoreUnavailable;
   }
-  out << "outbox run: " << d->delivered << " delivered, " << d->sent << " sent (their MDNs come to a running edihub serve), "
-      << d->retrying << " to retry later, " << d->failed << " failed\n";
+  out << "outbox run: " << d->delivered << " delivered, " << d->sent
+      << " sent (their MDNs come to a running edihub serve), " << d->retrying << " to retry later, " << d->failed
+      << " failed\n";
   return d->retrying > 0 || d->failed > 0 ? kProblems : kOk;
 }
 
@@ -155,7 +156,8 @@ int run_outbox(const Args& args, std::ostream& out, std::ostream& err) {
   entry.outcome = Outcome::Processed;
   entry.detail = std::string("operator ") + (action == "retry" ? "retried" : "cancelled") + " outbox row " +
                  std::to_string(id) + " (" + row.value()->item.kind + " to " + row.value()->item.destination + ")";
-  if (Status s = store->log({entry}); !s.is_ok()) err << "edihub outbox: the action was not logged: " << s.message() << "\n";
+  if (Status s = store->log({entry}); !s.is_ok())
+    err << "edihub outbox: the action was not logged: " << s.message() << "\n";
   out << "outbox row " << id << (action == "retry" ? " is due now" : " is cancelled") << "\n";
   return kOk;
 }

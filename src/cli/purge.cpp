@@ -155,8 +155,8 @@ int run_purge(const Args& command_line, std::ostream& out, std::ostream& err) {
     o->set("receipts_dropped", dropped);
     per_partner->add(o);
     if (!args.flag("json"))
-      out << (dry_run ? "would delete " : "deleted ") << deleted << " keys of partner " << id
-          << " older than " << (older_than ? args.value("older-than") : std::to_string(days) + "d")
+      out << (dry_run ? "would delete " : "deleted ") << deleted << " keys of partner " << id << " older than "
+          << (older_than ? args.value("older-than") : std::to_string(days) + "d")
           << (live ? ", kept " + std::to_string(live) + " with a live lease" : "") << "; "
           << (dry_run ? "would drop " : "dropped ") << dropped << " receipts older than " << receipt_days << "d\n";
   }
@@ -168,8 +168,8 @@ int run_purge(const Args& command_line, std::ostream& out, std::ostream& err) {
     const int64_t cutoff = now.value() - (older_than ? *older_than : *days * kDay);
     return drain([&] { return purge(cutoff); });
   };
-  Result<int64_t> messages_purged = purge_older(
-      kMessageRetentionDays, [&](int64_t cutoff) { return store->purge_messages(cutoff, batch, dry_run); });
+  Result<int64_t> messages_purged =
+      purge_older(kMessageRetentionDays, [&](int64_t cutoff) { return store->purge_messages(cutoff, batch, dry_run); });
   // Archived requests (captures in the store), and outbox rows done with (delivered, cancelled).
   Result<int64_t> archives_purged =
       purge_older(archive_days, [&](int64_t cutoff) { return store->purge_captures(cutoff, batch, dry_run); });
@@ -205,16 +205,14 @@ int run_purge(const Args& command_line, std::ostream& out, std::ostream& err) {
       return kProblems;
     }
   }
-  const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         std::chrono::steady_clock::now() - started)
-                         .count();
+  const int64_t ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
   if (!dry_run) {
     // What it did, in the audit the console shows; /metrics reads when it last ran.
     const std::string result = "deleted " + std::to_string(total_deleted) + " keys, " + std::to_string(messages) +
                                " message-log rows, " + std::to_string(archives) + " archived requests, " +
-                               std::to_string(outbox_rows) + " outbox rows; dropped " +
-                               std::to_string(total_receipts) + " receipts; " + std::to_string(batches) +
-                               " batches, " + std::to_string(ms) + " ms";
+                               std::to_string(outbox_rows) + " outbox rows; dropped " + std::to_string(total_receipts) +
+                               " receipts; " + std::to_string(batches) + " batches, " + std::to_string(ms) + " ms";
     Result<int64_t> audited = store->console().audit({0, 0, "edihub purge", "purge", "store", result, ""});
     if (!audited.is_ok()) err << "edihub purge: done, but not audited: " << audited.status().message() << "\n";
   }
@@ -235,8 +233,8 @@ int run_purge(const Args& command_line, std::ostream& out, std::ostream& err) {
     out << "\n";
   } else {
     out << (dry_run ? "would delete " : "deleted ") << messages << " message-log rows, " << archives
-        << " archived requests, " << outbox_rows << " outbox rows; " << total_deleted
-        << " keys in " << batches << " batches, " << ms << " ms\n";
+        << " archived requests, " << outbox_rows << " outbox rows; " << total_deleted << " keys in " << batches
+        << " batches, " << ms << " ms\n";
   }
   return kOk;
 }

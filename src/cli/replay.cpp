@@ -41,7 +41,8 @@ void print(std::ostream& out, bool json, const replay::Line& l) {
   out << l.file << ": " << outcome_name(l.outcome);
   if (!l.message_id.empty()) out << " " << l.message_id;
   if (!l.partner.empty()) out << " (partner " << l.partner << ")";
-  if (l.outcome == Outcome::Processed && l.documents >= 0) out << ", " << l.documents << " document" << (l.documents == 1 ? "" : "s");
+  if (l.outcome == Outcome::Processed && l.documents >= 0)
+    out << ", " << l.documents << " document" << (l.documents == 1 ? "" : "s");
   if (!l.detail.empty()) out << ": " << partner_text(l.detail, 2000);
   out << std::endl;
 }
@@ -96,12 +97,13 @@ const CommandSpec& replay_spec() {
        partners_option(),
        {"partner", "ID", "only accept interchanges from this partner"},
        {"json", "", "one JSON object per interchange on stdout"},
-       duration_option("lease", "claim lease, 1s to 7d, default 5m: a crashed run's keys are taken over after it",
-                       1000, 7 * 86400000LL),
+       duration_option("lease", "claim lease, 1s to 7d, default 5m: a crashed run's keys are taken over after it", 1000,
+                       7 * 86400000LL),
        duration_option("wait", "how long to wait for a key another worker is handling, 0s to 1h, default 10s", 0,
                        3600000),
-       {"config", "FILE", "gateway config: our identity and EDI ids, its store and partners (unless --db, "
-                          "--partners), its <documents> default (default: the demo identity)"},
+       {"config", "FILE",
+        "gateway config: our identity and EDI ids, its store and partners (unless --db, "
+        "--partners), its <documents> default (default: the demo identity)"},
        {"mdn-out", "DIR", "write the MDN of each AS2 capture to DIR/<file name>.mdn"}}};
   return spec;
 }
@@ -168,8 +170,7 @@ int run_replay(const Args& command_line, std::ostream& out, std::ostream& err) {
         std::filesystem::create_directories(mdn_out, ec);
         const std::string answer = "HTTP " + std::to_string(l.answer->status) + "\r\n" +
                                    receivers::join_headers(l.answer->headers) + "\r\n" + l.answer->body;
-        Status written =
-            write_file_whole(mdn_out, std::filesystem::path(file).filename().string() + ".mdn", answer);
+        Status written = write_file_whole(mdn_out, std::filesystem::path(file).filename().string() + ".mdn", answer);
         if (!written.is_ok()) err << "edihub replay: the MDN of " << file << ": " << written.message() << "\n";
       }
     });

@@ -28,8 +28,8 @@ const CommandSpec& serve_spec() {
       "",
       0,
       {{"config", "FILE", "gateway configuration (see samples/edihub.xml)"},
-       integer_option("port", "N", "override the listening port, 0 to 65535 (0: any free port, printed on start)",
-                      0, 65535)}};
+       integer_option("port", "N", "override the listening port, 0 to 65535 (0: any free port, printed on start)", 0,
+                      65535)}};
   return spec;
 }
 
@@ -113,8 +113,9 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   }
   curl_global_init(CURL_GLOBAL_DEFAULT);
   delivery.start();
-  out << "edihub: AS2 id " << gw.as2_id << " listening on " << (gw.tls_cert.empty() ? "http" : "https") << "://" << gw.address << ":" << server.port()
-      << gw.as2_path << " (store " << gw.store_uri << ", " << partners->all().size() << " partners)" << std::endl;
+  out << "edihub: AS2 id " << gw.as2_id << " listening on " << (gw.tls_cert.empty() ? "http" : "https") << "://"
+      << gw.address << ":" << server.port() << gw.as2_path << " (store " << gw.store_uri << ", "
+      << partners->all().size() << " partners)" << std::endl;
   if (server.metrics_port() >= 0)
     out << "edihub: metrics on http://" << gw.metrics_address << ":" << server.metrics_port() << "/metrics"
         << std::endl;

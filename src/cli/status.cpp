@@ -58,10 +58,13 @@ int run_status(const Args& args, std::ostream& out, std::ostream& err) {
       keys->add(ko);
     }
     o.set("keys", keys);
-    o.set("oldest_received_at", r.oldest_received_ms ? Poco::Dynamic::Var(iso_utc(r.oldest_received_ms)) : Poco::Dynamic::Var());
-    o.set("newest_received_at", r.newest_received_ms ? Poco::Dynamic::Var(iso_utc(r.newest_received_ms)) : Poco::Dynamic::Var());
+    o.set("oldest_received_at",
+          r.oldest_received_ms ? Poco::Dynamic::Var(iso_utc(r.oldest_received_ms)) : Poco::Dynamic::Var());
+    o.set("newest_received_at",
+          r.newest_received_ms ? Poco::Dynamic::Var(iso_utc(r.newest_received_ms)) : Poco::Dynamic::Var());
     Poco::JSON::Object::Ptr day = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
-    for (const char* outcome : {"processed", "duplicate", "conflict", "rejected", "poison", "in-flight", "error", "archived"}) {
+    for (const char* outcome :
+         {"processed", "duplicate", "conflict", "rejected", "poison", "in-flight", "error", "archived"}) {
       auto it = r.outcomes_24h.find(outcome);
       day->set(outcome, it == r.outcomes_24h.end() ? 0 : it->second);
     }
@@ -92,7 +95,8 @@ int run_status(const Args& args, std::ostream& out, std::ostream& err) {
     out << "  " << k.partner_id << "  " << k.protocol << "  " << k.state << "  " << k.keys << "\n";
   out << "received: oldest " << iso_utc(r.oldest_received_ms) << ", newest " << iso_utc(r.newest_received_ms) << "\n";
   out << "last 24h:";
-  for (const char* outcome : {"processed", "duplicate", "conflict", "rejected", "poison", "in-flight", "error", "archived"}) {
+  for (const char* outcome :
+       {"processed", "duplicate", "conflict", "rejected", "poison", "in-flight", "error", "archived"}) {
     auto it = r.outcomes_24h.find(outcome);
     out << " " << outcome << " " << (it == r.outcomes_24h.end() ? 0 : it->second);
   }

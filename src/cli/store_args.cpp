@@ -26,8 +26,7 @@ std::unique_ptr<store::Store> open_store_from(const Args& args, std::ostream& er
   return std::move(opened.value());
 }
 
-std::optional<config::Partners> load_partners_from(const Args& args, std::ostream& err,
-                                                   const char* command) {
+std::optional<config::Partners> load_partners_from(const Args& args, std::ostream& err, const char* command) {
   auto partners = config::Partners::load(args.value("partners", kDefaultPartners));
   if (!partners.is_ok()) {
     err << "edihub " << command << ": " << partners.status().message() << "\n";
@@ -60,7 +59,7 @@ Result<config::Gateway> load_gateway(const Args& args) {
 }
 
 std::optional<std::vector<receivers::CertificateInUse>> certificates_from(const Args& args, std::ostream& err,
-                                                                        const char* command) {
+                                                                          const char* command) {
   Result<config::Gateway> gw = load_gateway(args);
   if (!gw.is_ok()) {
     err << "edihub " << command << ": " << gw.status().message() << "\n";

@@ -22,11 +22,9 @@ OptionSpec partners_option();
 
 // Opens the store named by --db. On failure prints why and returns nullptr;
 // *exit_code is then kStoreUnavailable (or kUsage for a malformed URI).
-std::unique_ptr<store::Store> open_store_from(const Args& args, std::ostream& err, const char* command,
-                                              int* exit_code);
+std::unique_ptr<store::Store> open_store_from(const Args& args, std::ostream& err, const char* command, int* exit_code);
 // Loads --partners. On failure prints why and returns nullopt.
-std::optional<config::Partners> load_partners_from(const Args& args, std::ostream& err,
-                                                   const char* command);
+std::optional<config::Partners> load_partners_from(const Args& args, std::ostream& err, const char* command);
 
 // The gateway's configuration from --config, or the demo one.
 Result<config::Gateway> load_gateway(const Args& args);
@@ -47,6 +45,6 @@ std::optional<GatewayArgs> gateway_args(const Args& command_line, std::ostream& 
 // The certificates in use (--config's identities, --partners or the config's
 // partners dir), for `certs` and `status`. On failure prints why and returns nullopt.
 std::optional<std::vector<receivers::CertificateInUse>> certificates_from(const Args& args, std::ostream& err,
-                                                                        const char* command);
+                                                                          const char* command);
 
 }  // namespace edihub::cli

@@ -16,8 +16,7 @@ namespace edihub {
 
 class FailureThrottle {
  public:
-  FailureThrottle(int max_failures, std::chrono::steady_clock::duration window)
-      : max_(max_failures), window_(window) {}
+  FailureThrottle(int max_failures, std::chrono::steady_clock::duration window) : max_(max_failures), window_(window) {}
 
   // True when `peer` has failed max_failures times within its window.
   bool blocked(const std::string& peer);
@@ -27,9 +26,7 @@ class FailureThrottle {
   // its window (1 for the first), so that only the first is written down.
   int refused(const std::string& peer);
 
-  std::chrono::minutes window_minutes() const {
-    return std::chrono::duration_cast<std::chrono::minutes>(window_);
-  }
+  std::chrono::minutes window_minutes() const { return std::chrono::duration_cast<std::chrono::minutes>(window_); }
 
  private:
   struct Entry {

@@ -42,8 +42,9 @@ Status write_file_whole(const std::string& dir, const std::string& name, std::st
   struct stat st {};
   if (::fstatat(d.fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
     if (const std::string what = not_regular(st); !what.empty())
-      return Status::invalid(path + " " + what + ": refused (edihub never writes through a link or over a "
-                                    "non-regular file)");
+      return Status::invalid(path + " " + what +
+                             ": refused (edihub never writes through a link or over a "
+                             "non-regular file)");
   } else if (errno != ENOENT) {
     return Status::transient(why(path));
   }
@@ -75,8 +76,7 @@ Status write_file_whole(const std::string& dir, const std::string& name, std::st
 
 Status write_new_file(const std::string& path, std::string_view bytes, mode_t mode) {
   Fd f{::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)};
-  if (f.fd < 0)
-    return errno == EEXIST ? Status::invalid(path + " exists: not replaced") : Status::transient(why(path));
+  if (f.fd < 0) return errno == EEXIST ? Status::invalid(path + " exists: not replaced") : Status::transient(why(path));
   for (size_t written = 0; written < bytes.size();) {
     const ssize_t n = ::write(f.fd, bytes.data() + written, bytes.size() - written);
     if (n < 0 && errno == EINTR) continue;

@@ -24,9 +24,9 @@ enum class Code {
   IntegrityCheckFailed,  // the signature does not verify
   DecompressionFailed,
   // unwrap: the message's structure (receivers)
-  Malformed,             // MIME, CMS or SOAP that cannot be read, or one read two ways
+  Malformed,  // MIME, CMS or SOAP that cannot be read, or one read two ways
   // store
-  StoreBusy,             // no write lock within the bound
+  StoreBusy,  // no write lock within the bound
   // gate: a transaction its work chose to roll back (never seen outside the gate)
   RolledBack,
   // config: the gateway's own configuration cannot be used (an identity that does not load)
@@ -39,7 +39,7 @@ class [[nodiscard]] Status {
  public:
   enum class Kind {
     Ok,
-    Invalid,      // bad input: permanent, retrying the same bytes will not help
+    Invalid,  // bad input: permanent, retrying the same bytes will not help
     NotFound,
     Conflict,     // same key, different content
     Transient,    // busy, disk full, downstream down: retry later
@@ -91,7 +91,7 @@ inline Status misused_ok_status() {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {  // NOLINT
     if (status_.is_ok()) status_ = misused_ok_status();
   }
@@ -132,9 +132,9 @@ const Status& status_of(const Result<T>& r) {
 
 // Returns the error of `expr` (a Status or a Result<T>) from the enclosing
 // function, or goes on.
-#define RETURN_IF_ERROR(expr)                                                  \
-  do {                                                                         \
-    const auto& edihub_status_or_ = (expr);                                    \
+#define RETURN_IF_ERROR(expr)                                                      \
+  do {                                                                             \
+    const auto& edihub_status_or_ = (expr);                                        \
     if (!edihub_status_or_.is_ok()) return ::edihub::status_of(edihub_status_or_); \
   } while (0)
 

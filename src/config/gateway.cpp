@@ -41,8 +41,9 @@ Result<Gateway> Gateway::load(const std::string& path) {
     for (pugi::xml_node x : edi.children("x12")) {
       edi::Party party{x.attribute("id").as_string(), x.attribute("qualifier").as_string()};
       if (party.id.empty() || party.qualifier.empty() || party.id.size() > 15 || party.qualifier.size() > 2)
-        return Status::invalid(path + ": <edi><x12> needs a qualifier (ISA07, 2 characters) and an id (ISA08, "
-                                      "1-15 characters)");
+        return Status::invalid(path +
+                               ": <edi><x12> needs a qualifier (ISA07, 2 characters) and an id (ISA08, "
+                               "1-15 characters)");
       g.edi_ids.x12.push_back(party);
     }
     for (pugi::xml_node e : edi.children("edifact")) {
@@ -52,12 +53,13 @@ Result<Gateway> Gateway::load(const std::string& path) {
       g.edi_ids.edifact.push_back(party);
     }
     if (g.edi_ids.x12.empty() && g.edi_ids.edifact.empty())
-      return Status::invalid(path + ": <edi> lists no <x12 qualifier id/> or <edifact id qualifier/>: every "
-                                    "interchange would be refused");
+      return Status::invalid(path +
+                             ": <edi> lists no <x12 qualifier id/> or <edifact id qualifier/>: every "
+                             "interchange would be refused");
   } else {
     g.warnings.push_back(path + ": no <edi> ids: interchanges must be addressed to the demo ids " +
-                         g.edi_ids.text(edi::Standard::X12) + " (X12) and " +
-                         g.edi_ids.text(edi::Standard::Edifact) + " (EDIFACT)");
+                         g.edi_ids.text(edi::Standard::X12) + " (X12) and " + g.edi_ids.text(edi::Standard::Edifact) +
+                         " (EDIFACT)");
   }
   if (pugi::xml_node l = root.child("listen")) {
     g.address = l.attribute("address").as_string("127.0.0.1");
@@ -75,15 +77,13 @@ Result<Gateway> Gateway::load(const std::string& path) {
   if (pugi::xml_node m = root.child("metrics")) {
     g.metrics_address = m.attribute("address").as_string("127.0.0.1");
     g.metrics_port = m.attribute("port").as_int(9108);
-    if (g.metrics_port < 0 || g.metrics_port > 65535)
-      return Status::invalid(path + ": <metrics port> must be 0-65535");
+    if (g.metrics_port < 0 || g.metrics_port > 65535) return Status::invalid(path + ": <metrics port> must be 0-65535");
   }
   if (pugi::xml_node c = root.child("console")) {
     g.console_address = c.attribute("address").as_string("127.0.0.1");
     g.console_port = c.attribute("port").as_int(8443);
     g.console_session_minutes = c.attribute("session-minutes").as_int(480);
-    if (g.console_port < 0 || g.console_port > 65535)
-      return Status::invalid(path + ": <console port> must be 0-65535");
+    if (g.console_port < 0 || g.console_port > 65535) return Status::invalid(path + ": <console port> must be 0-65535");
     if (g.console_session_minutes < 1 || g.console_session_minutes > 43200)
       return Status::invalid(path + ": <console session-minutes> must be 1-43200 (30 days)");
     if (pugi::xml_node t = c.child("tls")) {
@@ -121,8 +121,9 @@ Result<Gateway> Gateway::load(const std::string& path) {
   if (g.head_timeout_seconds < 1 || g.request_timeout_seconds < 1 || g.max_connections < 1 ||
       g.max_connections_per_client < 1 || g.max_buffered_bytes < g.max_body_bytes ||
       g.max_unwrap_bytes < g.max_message_unwrap_bytes)
-    return Status::invalid(path + ": <limits> timeouts >= 1 s, connection caps >= 1, max-buffered-bytes >= "
-                                  "max-body-bytes, max-unwrap-bytes >= max-message-unwrap-bytes");
+    return Status::invalid(path +
+                           ": <limits> timeouts >= 1 s, connection caps >= 1, max-buffered-bytes >= "
+                           "max-body-bytes, max-unwrap-bytes >= max-message-unwrap-bytes");
   if (pugi::xml_node o = root.child("outbox")) {
     g.outbox_first_retry_seconds = o.attribute("first-retry-seconds").as_int(g.outbox_first_retry_seconds);
     g.outbox_max_attempts = o.attribute("max-attempts").as_int(g.outbox_max_attempts);
@@ -131,8 +132,9 @@ Result<Gateway> Gateway::load(const std::string& path) {
   }
   if (g.outbox_first_retry_seconds < 1 || g.outbox_max_attempts < 1 || g.outbox_timeout_seconds < 1 ||
       g.outbox_workers < 1 || g.outbox_workers > 64)
-    return Status::invalid(path + ": <outbox> first-retry-seconds >= 1, max-attempts >= 1, timeout-seconds >= 1, "
-                                  "workers 1-64");
+    return Status::invalid(path +
+                           ": <outbox> first-retry-seconds >= 1, max-attempts >= 1, timeout-seconds >= 1, "
+                           "workers 1-64");
   if (pugi::xml_node d = root.child("documents")) {
     Result<Partner::Documents> documents = read_documents(d, path, resolve);
     if (!documents.is_ok()) return documents.status();

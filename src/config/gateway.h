@@ -49,12 +49,12 @@ struct Gateway {
   std::string as2_id = "EDIHUB";
   std::string as4_party_id = "EDIHUB", as4_party_type;  // our eb:To PartyId
   std::vector<IdentityFiles> identities;
-  EdiIds edi_ids = demo_edi_ids();  // <edi>: what interchanges must be addressed to
+  EdiIds edi_ids = demo_edi_ids();    // <edi>: what interchanges must be addressed to
   std::vector<std::string> warnings;  // what the file leaves to defaults an operator should know
   std::string address = "127.0.0.1";
   int port = 8080;
   std::string as2_path = "/as2";
-  std::string public_url;  // <listen public-url>: our /as2 as partners reach it (async MDNs to us)
+  std::string public_url;         // <listen public-url>: our /as2 as partners reach it (async MDNs to us)
   std::string tls_cert, tls_key;  // both empty: plain HTTP
   std::string store_uri = "sqlite:data/edihub.db";
   std::string partners_dir = "partners";
@@ -67,9 +67,9 @@ struct Gateway {
   int request_timeout_seconds = 120;  // end of the head to the end of the body
   int max_connections = 512;
   int max_connections_per_client = 64;
-  size_t max_buffered_bytes = 512u << 20;       // request bodies in memory, all connections
+  size_t max_buffered_bytes = 512u << 20;        // request bodies in memory, all connections
   size_t max_message_unwrap_bytes = 100u << 20;  // one message's layers, all together
-  size_t max_unwrap_bytes = 1u << 30;           // being unwrapped at once, gateway-wide
+  size_t max_unwrap_bytes = 1u << 30;            // being unwrapped at once, gateway-wide
   int outbox_first_retry_seconds = 5;
   int outbox_max_attempts = 12;
   int outbox_timeout_seconds = 30;  // one delivery attempt

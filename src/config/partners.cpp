@@ -176,11 +176,10 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
   ASSIGN_OR_RETURN(std::string bytes, read_bytes(name));
   pugi::xml_document doc;
   // No DTDs or entities: partner files are configuration, but keep the parser strict.
-  pugi::xml_parse_result parsed = doc.load_buffer(bytes.data(), bytes.size(),
-                                                  pugi::parse_default & ~pugi::parse_doctype);
+  pugi::xml_parse_result parsed =
+      doc.load_buffer(bytes.data(), bytes.size(), pugi::parse_default & ~pugi::parse_doctype);
   if (!parsed)
-    return Status::invalid(name + ": XML error at byte " + std::to_string(parsed.offset) + ": " +
-                           parsed.description());
+    return Status::invalid(name + ": XML error at byte " + std::to_string(parsed.offset) + ": " + parsed.description());
   pugi::xml_node root = doc.child("partner");
   if (!root) return Status::invalid(name + ": the root element must be <partner id=\"...\">");
   Partner p;
@@ -281,10 +280,10 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
                              "'");
     };
     int via = static_cast<int>(acks.via), x12 = 0, ta1 = 1, contrl = 1, mdn = 0;
-    for (Status s : {choice("via", {"as2", "as4", "dir", "none"}, &via), choice("x12", {"auto", "997", "999", "none"}, &x12),
-                     choice("ta1", {"never", "on-error", "requested"}, &ta1),
-                     choice("contrl", {"requested", "always", "never"}, &contrl),
-                     choice("mdn", {"sync", "async"}, &mdn)})
+    for (Status s :
+         {choice("via", {"as2", "as4", "dir", "none"}, &via), choice("x12", {"auto", "997", "999", "none"}, &x12),
+          choice("ta1", {"never", "on-error", "requested"}, &ta1),
+          choice("contrl", {"requested", "always", "never"}, &contrl), choice("mdn", {"sync", "async"}, &mdn)})
       if (!s.is_ok()) return s;
     acks.via = static_cast<Acks::Via>(via);
     acks.x12 = static_cast<Acks::X12>(x12);
@@ -339,8 +338,10 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
   for (pugi::xml_node a : root.children("auth")) {
     if (pugi::xml_attribute ip = a.attribute("allow-ip")) {
       if (!is_cidr(ip.as_string()))
-        return Status::invalid(name + ": <auth allow-ip> must be an address or a CIDR network (192.0.2.0/24, "
-                               "2001:db8::/32), not '" + std::string(ip.as_string()) + "'");
+        return Status::invalid(name +
+                               ": <auth allow-ip> must be an address or a CIDR network (192.0.2.0/24, "
+                               "2001:db8::/32), not '" +
+                               std::string(ip.as_string()) + "'");
       p.allow_ips.push_back(ip.as_string());
     }
     if (pugi::xml_attribute cert = a.attribute("client-cert")) {
@@ -359,7 +360,8 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
       if (p.basic_user.empty() || p.basic_user.find(':') != std::string::npos)
         return Status::invalid(name + ": <auth basic-user> must be a user name without ':'");
       if (!crypto::is_password_hash(p.basic_password_hash))
-        return Status::invalid(name + ": <auth basic-password-hash> must be what `edihub hash-password` prints "
+        return Status::invalid(name +
+                               ": <auth basic-password-hash> must be what `edihub hash-password` prints "
                                "(pbkdf2-sha256$ITERATIONS$SALT$HASH), never the password itself");
     }
   }
@@ -377,14 +379,13 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
     Result<MdnUrl> parsed_prefix = parse_mdn_url(prefix, true);
     if (!parsed_prefix.is_ok())
       return Status::invalid(name + ": <mdn async-url-allow> must be an http(s) URL prefix " +
-                             "(scheme://host[:port][/path]), not '" + prefix + "': " +
-                             parsed_prefix.status().message());
+                             "(scheme://host[:port][/path]), not '" + prefix +
+                             "': " + parsed_prefix.status().message());
     p.async_mdn_prefixes.push_back(prefix);
   }
   if (pugi::xml_node r = root.child("retention")) {
     p.retention_days = r.attribute("days").as_int(-1);
-    if (p.retention_days < 0)
-      return Status::invalid(name + ": <retention days=\"N\"/> needs a number of days >= 0");
+    if (p.retention_days < 0) return Status::invalid(name + ": <retention days=\"N\"/> needs a number of days >= 0");
     p.receipt_retention_days = r.attribute("receipt-days").as_int(std::min(7, p.retention_days));
     if (p.receipt_retention_days < 0)
       return Status::invalid(name + ": <retention receipt-days=\"N\"/> needs a number of days >= 0");
@@ -462,10 +463,10 @@ Result<Partners> Partners::load(const std::string& dir) {
                                    " also belongs to partner '" + other.id + "'");
       for (const auto& id : p.edifact_ids)
         for (const auto& theirs : other.edifact_ids)
-          if (theirs.id == id.id && (theirs.qualifier == id.qualifier || theirs.qualifier.empty() ||
-                                     id.qualifier.empty()))
-            return Status::invalid(f.string() + ": EDIFACT id " + id.id + " also belongs to partner '" +
-                                   other.id + "'");
+          if (theirs.id == id.id &&
+              (theirs.qualifier == id.qualifier || theirs.qualifier.empty() || id.qualifier.empty()))
+            return Status::invalid(f.string() + ": EDIFACT id " + id.id + " also belongs to partner '" + other.id +
+                                   "'");
     }
     for (const auto& other : out.partners_)
       for (const auto& id : p.as2_ids)

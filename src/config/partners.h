@@ -69,12 +69,12 @@ struct Partner {
   std::string encryption_certificate;             // PEM file, resolved path; may be empty
   bool require_signature = true;
   bool require_encryption = false;
-  bool allow_expired = false;  // <security allow-expired>: accept signatures by expired certificates
-  std::vector<std::string> async_mdn_prefixes;    // allowed Receipt-Delivery-Option URLs
-  bool mdn_allow_md5 = false;                     // <mdn allow-md5="true"/>: md5 as MDN signing digest
+  bool allow_expired = false;                   // <security allow-expired>: accept signatures by expired certificates
+  std::vector<std::string> async_mdn_prefixes;  // allowed Receipt-Delivery-Option URLs
+  bool mdn_allow_md5 = false;                   // <mdn allow-md5="true"/>: md5 as MDN signing digest
   // <auth>: checked on the wire before anything is decrypted (receivers/partner_auth.h).
-  std::vector<std::string> allow_ips;             // CIDRs; empty: any address
-  std::string basic_user, basic_password_hash;    // empty: no HTTP Basic
+  std::vector<std::string> allow_ips;           // CIDRs; empty: any address
+  std::string basic_user, basic_password_hash;  // empty: no HTTP Basic
   // <auth client-cert>: the TLS client certificates the partner may present
   // (PEM files, resolved paths) and their SHA-256 fingerprints (lower-case hex
   // of the DER), in the same order; empty: no client certificate asked of it.
@@ -88,17 +88,17 @@ struct Partner {
   bool as4_require_encryption = false;
 
   // Where edihub sends to this partner: <as2 id url>, <as4 party-id type url>.
-  std::string as2_url;                 // empty: no AS2 endpoint
-  std::string as2_send_id;             // the AS2-To of what we send (the <as2> with the url)
+  std::string as2_url;                     // empty: no AS2 endpoint
+  std::string as2_send_id;                 // the AS2-To of what we send (the <as2> with the url)
   std::string as2_cipher = "aes-256-cbc";  // <as2 cipher>: aes-{128,192,256}-cbc or des-ede3-cbc
-  bool as2_rsa_oaep = false;           // <as2 key-transport="rsa-oaep">; default "rsa" (PKCS#1 v1.5)
-  std::string as2_digest = "sha-256";  // <as2 digest>: the signature's and the expected MIC's (sha-256|384|512)
-  bool as2_compress = false;           // <as2 compress="true">: compressed-data (RFC 5402) before signing
-  std::string as4_url;                 // empty: no AS4 endpoint
+  bool as2_rsa_oaep = false;               // <as2 key-transport="rsa-oaep">; default "rsa" (PKCS#1 v1.5)
+  std::string as2_digest = "sha-256";      // <as2 digest>: the signature's and the expected MIC's (sha-256|384|512)
+  bool as2_compress = false;               // <as2 compress="true">: compressed-data (RFC 5402) before signing
+  std::string as4_url;                     // empty: no AS4 endpoint
   std::string as4_send_party, as4_send_party_type;
   // eb:CollaborationInfo of what we send (the partner's P-Mode names them).
   std::string as4_service = "urn:edihub:edi", as4_service_type, as4_action = "acknowledgment";
-  bool as4_compress = false;           // <as4 compress="true">: gzip payloads (the AS4 compression feature)
+  bool as4_compress = false;  // <as4 compress="true">: gzip payloads (the AS4 compression feature)
 
   // <documents webhook="URL"/> or <documents dir="PATH"/>: every booked
   // document version (JSON) goes on to the back office that way.
@@ -113,10 +113,10 @@ struct Partner {
   // acknowledgments go back, and how.
   struct Acknowledgments {
     enum class Via { As2, As4, Dir, None };
-    enum class X12 { Auto, Ack997, Ack999, None };  // auto: 997 below 00501, 999 from it
-    enum class Ta1 { Never, OnError, Requested };   // requested: when ISA14 asks (and on error)
-    enum class Contrl { Requested, Always, Never }; // requested: when UNB 0031 asks
-    enum class Mdn { Sync, Async };                 // the MDN we ask for on what we send
+    enum class X12 { Auto, Ack997, Ack999, None };   // auto: 997 below 00501, 999 from it
+    enum class Ta1 { Never, OnError, Requested };    // requested: when ISA14 asks (and on error)
+    enum class Contrl { Requested, Always, Never };  // requested: when UNB 0031 asks
+    enum class Mdn { Sync, Async };                  // the MDN we ask for on what we send
     Via via = Via::None;
     std::string dir;  // for via="dir": a resolved path
     X12 x12 = X12::Auto;

@@ -102,8 +102,8 @@ std::string hourly_charts(const std::vector<store::HourCount>& counts, int64_t n
            std::to_string(total) + " messages</text>";
     out += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(kTop + plot_h) + "\" x2=\"" + num(kLeft + plot_w) +
            "\" y2=\"" + num(kTop + plot_h) + "\" stroke=\"#b9c1cf\"/>";
-    out += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(kTop + 10) +
-           "\" font-size=\"11\" text-anchor=\"end\">" + std::to_string(peak) + "</text>";
+    out += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(kTop + 10) + "\" font-size=\"11\" text-anchor=\"end\">" +
+           std::to_string(peak) + "</text>";
     // A tick and the date at each UTC midnight.
     for (int64_t h = first; h <= now_hour; ++h) {
       if (h % 24 != 0) continue;

@@ -55,11 +55,9 @@ HttpAnswer refusal(int status, const std::string& why) {
   return html_answer(status, {"Refused", "", "", "", ""}, "<p class=\"error-box\">" + html(why) + "</p>");
 }
 
-
 std::string with_notice(const std::string& to, int64_t audit_id) {
   return to + (to.find('?') == std::string::npos ? "?" : "&") + "notice=" + std::to_string(audit_id);
 }
-
 
 // A browser's POST says where its form came from: it must be this console
 // (login CSRF, and a second line behind the token). Clients that send no
@@ -102,8 +100,9 @@ Result<Form> parse_form(const HttpRequest& r) {
     return out;
   } catch (const std::exception&) {
     // In our words: POCO's text names its own internals, and may quote the body.
-    return Status::invalid("the form could not be read: a field name or value is too long, or it holds a "
-                           "malformed %-escape (up to 32 fields of 4096 bytes each)");
+    return Status::invalid(
+        "the form could not be read: a field name or value is too long, or it holds a "
+        "malformed %-escape (up to 32 fields of 4096 bytes each)");
   }
 }
 
@@ -148,8 +147,8 @@ HttpAnswer Console::handle(const HttpRequest& request) {
   if (!form.is_ok()) return refusal(400, form.status().message());
   const std::string path = path_of(request);
   if (request.method == "POST" && !same_origin(request))
-    return refusal(403, "a form posted from another site (Origin " + partner_text(request.header("Origin"), 100) +
-                            ") is refused");
+    return refusal(
+        403, "a form posted from another site (Origin " + partner_text(request.header("Origin"), 100) + ") is refused");
   if (path == "/login") return login(request, *store, form.value());
 
   Result<std::optional<Session>> session = sessions_.current(store->console(), request);
@@ -161,8 +160,9 @@ HttpAnswer Console::handle(const HttpRequest& request) {
   const Session& s = *session.value();
   if (request.method == "POST") {
     if (!Sessions::csrf_ok(s, field(form.value(), "csrf"))) {
-      store->console().audit({0, 0, s.info.operator_name, "refused", partner_text(path, 200),
-                              "the form's CSRF token was missing or wrong", partner_text(request.peer, 64)})
+      store->console()
+          .audit({0, 0, s.info.operator_name, "refused", partner_text(path, 200),
+                  "the form's CSRF token was missing or wrong", partner_text(request.peer, 64)})
           .ignore();
       return refusal(403, "this form's CSRF token is missing or wrong: reload the page and try again");
     }
@@ -178,15 +178,22 @@ HttpAnswer Console::handle(const HttpRequest& request) {
 
   View view{*store, context_, s, form.value(), now_of(*store), hourly_};
   Result<Rendered> r = Status::not_found("");
-  if (path == "/") r = dashboard_page(view);
-  else if (path == "/messages") r = messages_page(view);
+  if (path == "/")
+    r = dashboard_page(view);
+  else if (path == "/messages")
+    r = messages_page(view);
   else if (path.rfind("/messages/", 0) == 0 && positive_number(path.substr(10)) > 0)
     r = message_page(view, positive_number(path.substr(10)));
-  else if (path == "/keys") r = keys_page(view);
-  else if (path == "/outbox") r = outbox_page(view);
-  else if (path == "/partners") r = partners_page(view);
-  else if (path == "/audit") r = audit_page(view);
-  else r = Rendered{404, "Not found", "", "<p>No such page: " + html(path, 200) + "</p>"};
+  else if (path == "/keys")
+    r = keys_page(view);
+  else if (path == "/outbox")
+    r = outbox_page(view);
+  else if (path == "/partners")
+    r = partners_page(view);
+  else if (path == "/audit")
+    r = audit_page(view);
+  else
+    r = Rendered{404, "Not found", "", "<p>No such page: " + html(path, 200) + "</p>"};
   const Frame frame{r.is_ok() ? r->title : "Unavailable", r.is_ok() ? r->current : "", s.info.operator_name,
                     s.info.role, s.info.csrf};
   if (!r.is_ok()) return html_answer(503, frame, "<p class=\"error-box\">" + html(r.status().message()) + "</p>");
@@ -198,8 +205,8 @@ HttpAnswer Console::login(const HttpRequest& request, store::Store& store, const
   if (request.method == "GET") return html_answer(200, frame, login_page_body(""));
   const std::string name = field(form, "name");
   int refused_in_window = 0;
-  Result<std::string> token = sessions_.log_in(store.console(), now_of(store), name, field(form, "password"),
-                                               request.peer, &refused_in_window);
+  Result<std::string> token =
+      sessions_.log_in(store.console(), now_of(store), name, field(form, "password"), request.peer, &refused_in_window);
   const std::string who = partner_text(name, 64), peer = partner_text(request.peer, 64);
   if (!token.is_ok()) {
     const bool throttled = token.status().kind() == Status::Kind::Transient;
@@ -220,14 +227,14 @@ HttpAnswer Console::login(const HttpRequest& request, store::Store& store, const
   return a;
 }
 
-HttpAnswer Console::act(const std::string& path, const HttpRequest& request, store::Store& store,
-                        const Session& s, const Form& form) {
+HttpAnswer Console::act(const std::string& path, const HttpRequest& request, store::Store& store, const Session& s,
+                        const Form& form) {
   const std::string peer = partner_text(request.peer, 64), back = local_path(field(form, "return"));
   std::string action, target, result;
   bool ok = false;
   if (!s.can_act()) {
-    store.console().audit({0, 0, s.info.operator_name, partner_text(path, 100), "-",
-                           "refused: the viewer role cannot act", peer})
+    store.console()
+        .audit({0, 0, s.info.operator_name, partner_text(path, 100), "-", "refused: the viewer role cannot act", peer})
         .ignore();
     return refusal(403, "your role (viewer) can look but not act: ask an operator");
   }
@@ -240,8 +247,7 @@ HttpAnswer Console::act(const std::string& path, const HttpRequest& request, sto
     ok = done.is_ok() && done.value();
     result = !done.is_ok() ? "failed: " + done.status().message()
              : ok          ? (retry ? "due now" : "cancelled: it will not be sent")
-                           : "not done: only pending and failed rows can be " +
-                        std::string(retry ? "retried" : "cancelled");
+                  : "not done: only pending and failed rows can be " + std::string(retry ? "retried" : "cancelled");
   } else if (path == "/actions/resend") {
     action = "resend";
     target = "outbox " + std::to_string(id);
@@ -304,8 +310,7 @@ std::string Console::release_key(store::Store& store, const store::MessageKey& k
     }
     ASSIGN_OR_RETURN(bool forgiven, tx.forgive_key(key, k->attempts));
     *ok = forgiven;
-    result = *ok ? "released: the partner's next retransmission is processed"
-                 : "not done: the key changed meanwhile";
+    result = *ok ? "released: the partner's next retransmission is processed" : "not done: the key changed meanwhile";
     return *ok ? gate::Step::Commit : gate::Step::Rollback;
   });
   if (!s.is_ok()) {
@@ -315,8 +320,7 @@ std::string Console::release_key(store::Store& store, const store::MessageKey& k
   return result;
 }
 
-HttpAnswer Console::download(int64_t capture_id, const HttpRequest& request, store::Store& store,
-                             const Session& s) {
+HttpAnswer Console::download(int64_t capture_id, const HttpRequest& request, store::Store& store, const Session& s) {
   const std::string peer = partner_text(request.peer, 64), target = "capture " + std::to_string(capture_id);
   if (!s.can_act()) {
     store.console().audit({0, 0, s.info.operator_name, "download", target, "refused: the viewer role", peer}).ignore();
@@ -325,10 +329,11 @@ HttpAnswer Console::download(int64_t capture_id, const HttpRequest& request, sto
   Result<std::optional<store::Capture>> c = store.read_capture(capture_id);
   if (!c.is_ok()) return refusal(503, "the store is unavailable: " + c.status().message());
   if (!c.value()) return refusal(404, "no capture " + std::to_string(capture_id) + " (it may have been purged)");
-  Result<int64_t> audited = store.console().audit(
-      {0, 0, s.info.operator_name, "download", target,
-       std::to_string(c.value()->head.size() + c.value()->body.size()) + " bytes", peer});
-  if (!audited.is_ok()) return refusal(503, "not downloaded: the audit row was not written: " + audited.status().message());
+  Result<int64_t> audited =
+      store.console().audit({0, 0, s.info.operator_name, "download", target,
+                             std::to_string(c.value()->head.size() + c.value()->body.size()) + " bytes", peer});
+  if (!audited.is_ok())
+    return refusal(503, "not downloaded: the audit row was not written: " + audited.status().message());
   HttpAnswer a;
   a.headers = {{"Content-Type", "application/octet-stream"},
                {"Content-Disposition", "attachment; filename=\"capture-" + std::to_string(capture_id) + ".http\""}};

@@ -11,12 +11,23 @@ std::string html(std::string_view value, size_t max) {
   out.reserve(safe.size());
   for (char c : safe) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -42,13 +53,14 @@ std::string link(const std::string& href, std::string_view text) {
 }
 
 std::string page(const Frame& f, const std::string& body) {
-  static const std::pair<const char*, const char*> kNav[] = {
-      {"/", "Dashboard"}, {"/messages", "Messages"}, {"/keys", "Keys"},
-      {"/outbox", "Outbox"}, {"/partners", "Partners"}, {"/audit", "Audit"}};
+  static const std::pair<const char*, const char*> kNav[] = {{"/", "Dashboard"},        {"/messages", "Messages"},
+                                                             {"/keys", "Keys"},         {"/outbox", "Outbox"},
+                                                             {"/partners", "Partners"}, {"/audit", "Audit"}};
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-      "<title>" + html(f.title) + " - edihub</title><link rel=\"stylesheet\" href=\"/style.css\"></head><body>";
+      "<title>" +
+      html(f.title) + " - edihub</title><link rel=\"stylesheet\" href=\"/style.css\"></head><body>";
   if (!f.operator_name.empty()) {
     out += "<header><span class=\"brand\">edihub</span><nav>";
     for (const auto& [href, label] : kNav) {

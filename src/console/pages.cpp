@@ -186,20 +186,21 @@ Result<Rendered> dashboard_page(const View& v) {
   std::vector<std::string> problems;
   const int64_t failed = g.open_keys.count("failed") ? g.open_keys.at("failed") : 0;
   if (g.poison_keys > 0)
-    problems.push_back(link("/keys?state=poison", std::to_string(g.poison_keys) + " poison keys") +
-                       " failed " + std::to_string(max_failures) + " times: release them once the cause is fixed");
+    problems.push_back(link("/keys?state=poison", std::to_string(g.poison_keys) + " poison keys") + " failed " +
+                       std::to_string(max_failures) + " times: release them once the cause is fixed");
   if (failed > g.poison_keys)
     problems.push_back(link("/keys?state=failed", std::to_string(failed - g.poison_keys) + " failed keys") +
                        " wait for the partner's retransmission");
   if (g.outbox.count("failed") && g.outbox.at("failed").rows > 0)
-    problems.push_back(link("/outbox?state=failed", std::to_string(g.outbox.at("failed").rows) +
-                                                        " outbox rows failed") + ": retry or cancel them");
+    problems.push_back(
+        link("/outbox?state=failed", std::to_string(g.outbox.at("failed").rows) + " outbox rows failed") +
+        ": retry or cancel them");
   for (const char* state : {"pending", "sent"}) {
     auto it = g.outbox.find(state);
     if (it != g.outbox.end() && it->second.rows > 0 && v.now_ms - it->second.oldest_created_ms > 3600000)
-      problems.push_back(link(std::string("/outbox?state=") + state,
-                              std::to_string(it->second.rows) + " outbox rows " + state) +
-                         ", the oldest queued " + when(it->second.oldest_created_ms));
+      problems.push_back(
+          link(std::string("/outbox?state=") + state, std::to_string(it->second.rows) + " outbox rows " + state) +
+          ", the oldest queued " + when(it->second.oldest_created_ms));
   }
   for (const auto& c : v.context.certificates) {
     const int64_t left = receivers::days_left(c, v.now_ms / 1000);
@@ -210,8 +211,9 @@ Result<Rendered> dashboard_page(const View& v) {
   }
   std::string body = notice_of(v) + "<h2>Open problems</h2>";
   if (problems.empty()) {
-    body += "<p class=\"ok\">None: no failed or poison keys, no failed or stuck outbox rows, no certificate "
-            "expiring within 30 days.</p>";
+    body +=
+        "<p class=\"ok\">None: no failed or poison keys, no failed or stuck outbox rows, no certificate "
+        "expiring within 30 days.</p>";
   } else {
     body += "<ul class=\"problems\">";
     for (const auto& p : problems) body += "<li class=\"warn\">" + p + "</li>";
@@ -221,10 +223,11 @@ Result<Rendered> dashboard_page(const View& v) {
   const int64_t now_hour = v.now_ms / 3600000;
   Result<std::vector<store::HourCount>> counts = v.hourly.counts(v.store.console(), now_hour - kHours + 1, now_hour);
   if (!counts.is_ok()) return counts.status();
-  body += "<h2>Outcomes, last 7 days</h2><p class=\"note\">Each interchange counts once, whatever brought it; "
-          "so does each transport message not represented by its interchanges (a retransmission answered "
-          "from the store, a refusal, a payload that is not EDI).</p>" +
-          outcome_mix(counts.value());
+  body +=
+      "<h2>Outcomes, last 7 days</h2><p class=\"note\">Each interchange counts once, whatever brought it; "
+      "so does each transport message not represented by its interchanges (a retransmission answered "
+      "from the store, a refusal, a payload that is not EDI).</p>" +
+      outcome_mix(counts.value());
   body += "<h2>Interchanges per partner per hour, last 7 days</h2>" + hourly_charts(counts.value(), now_hour, kHours);
   return Rendered{200, "Dashboard", "/", body};
 }
@@ -248,19 +251,20 @@ Result<Rendered> messages_page(const View& v) {
   q.before_id = positive_number(field(v.query, "before"));
   q.keys = candidate_keys(v, q.partner_id, q.text);
   for (const auto& p : v.context.partners->all()) q.document_partners.push_back(p.id);
-  ASSIGN_OR_RETURN(std::vector<store::MessageRow> rows, bad_dates.empty() ? v.store.console().find_messages(q) : Result<std::vector<store::MessageRow>>(
-                                                                   std::vector<store::MessageRow>{}));
+  ASSIGN_OR_RETURN(std::vector<store::MessageRow> rows,
+                   bad_dates.empty() ? v.store.console().find_messages(q)
+                                     : Result<std::vector<store::MessageRow>>(std::vector<store::MessageRow>{}));
 
   std::vector<std::string> partners;
   for (const auto& p : v.context.partners->all()) partners.push_back(p.id);
   std::string body = "<form method=\"get\" action=\"/messages\" class=\"filters\" role=\"search\">";
   body += "<label>Partner<select name=\"partner\">" + options(partners, q.partner_id, "any") + "</select></label>";
-  body += "<label>Protocol<select name=\"protocol\">" +
-          options({"as2", "as4", "x12", "edifact"}, q.protocol, "any") + "</select></label>";
-  body += "<label>Outcome<select name=\"outcome\">" +
-          options({"processed", "duplicate", "conflict", "rejected", "poison", "in-flight", "error"}, q.outcome,
-                  "any") +
+  body += "<label>Protocol<select name=\"protocol\">" + options({"as2", "as4", "x12", "edifact"}, q.protocol, "any") +
           "</select></label>";
+  body +=
+      "<label>Outcome<select name=\"outcome\">" +
+      options({"processed", "duplicate", "conflict", "rejected", "poison", "in-flight", "error"}, q.outcome, "any") +
+      "</select></label>";
   body += input("Message id or control number", "q", q.text) + input("Document number", "document", q.document);
   body += input("From", "from", from_text, "date") + input("To", "to", to_text, "date");
   body += "<button type=\"submit\">Search</button></form>";
@@ -273,12 +277,13 @@ Result<Rendered> messages_page(const View& v) {
     cells.push_back({when(m.received_at_ms), html(m.partner_id.empty() ? "-" : m.partner_id), html(m.protocol),
                      message_link(m), html(m.message_id, 200), badge(m.outcome), std::to_string(m.documents),
                      std::to_string(m.bytes), html(m.detail, 300)});
-  body += table({"Received", "Partner", "Protocol", "Message", "Key", "Outcome", "Documents", "Bytes", "Detail"},
-                cells, "No message matches.");
+  body += table({"Received", "Partner", "Protocol", "Message", "Key", "Outcome", "Documents", "Bytes", "Detail"}, cells,
+                "No message matches.");
   if (static_cast<int>(rows.size()) == q.limit) {
     std::string next = "/messages?before=" + std::to_string(rows.back().id);
     for (const char* name : {"partner", "protocol", "outcome", "q", "document", "from", "to"})
-      if (!trimmed(field(v.query, name)).empty()) next += std::string("&") + name + "=" + url(trimmed(field(v.query, name)));
+      if (!trimmed(field(v.query, name)).empty())
+        next += std::string("&") + name + "=" + url(trimmed(field(v.query, name)));
     body += "<p>" + link(next, "Older messages") + "</p>";
   }
   return Rendered{200, "Messages", "/messages", body};
@@ -286,8 +291,9 @@ Result<Rendered> messages_page(const View& v) {
 
 Result<Rendered> message_page(const View& v, int64_t id) {
   ASSIGN_OR_RETURN(std::optional<store::MessageRow> found, v.store.console().message(id));
-  if (!found) return Rendered{404, "No such message", "/messages", "<p>No message #" + std::to_string(id) +
-                                                                               " (it may have been purged).</p>"};
+  if (!found)
+    return Rendered{404, "No such message", "/messages",
+                    "<p>No message #" + std::to_string(id) + " (it may have been purged).</p>"};
   const store::MessageRow& m = *found;
   const std::string back = "/messages/" + std::to_string(id);
   std::string body = notice_of(v) + "<dl>";
@@ -309,7 +315,8 @@ Result<Rendered> message_page(const View& v, int64_t id) {
   if (m.capture_id) {
     Result<std::optional<store::CaptureHead>> capture = v.store.console().capture_head(m.capture_id);
     if (capture.is_ok() && capture.value()) {
-      body += "<h2>Transport headers, as received</h2>" + receipt_block({0, receivers::redacted_head(capture.value()->head), ""});
+      body += "<h2>Transport headers, as received</h2>" +
+              receipt_block({0, receivers::redacted_head(capture.value()->head), ""});
       if (v.session.can_act())
         body += "<p>" + link("/captures/" + std::to_string(m.capture_id), "Download the capture") + " (" +
                 std::to_string(capture.value()->bytes) + " bytes, for edihub replay)</p>";
@@ -317,8 +324,9 @@ Result<Rendered> message_page(const View& v, int64_t id) {
   }
 
   // The transport message and its interchanges: each key, its stored answer, what it caused.
-  ASSIGN_OR_RETURN(std::vector<store::MessageRow> related, m.transport_id.empty() ? Result<std::vector<store::MessageRow>>(std::vector<store::MessageRow>{m})
-                             : v.store.console().transport_rows(m.partner_id, m.transport_id));
+  ASSIGN_OR_RETURN(std::vector<store::MessageRow> related,
+                   m.transport_id.empty() ? Result<std::vector<store::MessageRow>>(std::vector<store::MessageRow>{m})
+                                          : v.store.console().transport_rows(m.partner_id, m.transport_id));
   // The transport message first (it is logged after its interchanges).
   std::stable_partition(related.begin(), related.end(),
                         [](const store::MessageRow& r) { return r.protocol == "as2" || r.protocol == "as4"; });
@@ -338,13 +346,14 @@ Result<Rendered> message_page(const View& v, int64_t id) {
     if (key) {
       const store::KeyRecord& k = *key;
       body += "<p>Key " + badge(std::string(store::state_name(k.state))) + " attempts " + std::to_string(k.attempts) +
-              ", failures " + std::to_string(k.failures) + (k.error.empty() ? "" : ": " + html(k.error, 1000)) +
-              " " + release_button(v, k, back) + "</p>";
+              ", failures " + std::to_string(k.failures) + (k.error.empty() ? "" : ": " + html(k.error, 1000)) + " " +
+              release_button(v, k, back) + "</p>";
       body += "<h3>" + html(interchange ? "Acknowledgment as stored" : "Answer as sent") + "</h3>" +
               receipt_block(k.receipt);
     }
     if (interchange) {
-      ASSIGN_OR_RETURN(std::vector<store::BookedDocument> docs, v.store.console().documents_from(r.partner_id, r.message_id));
+      ASSIGN_OR_RETURN(std::vector<store::BookedDocument> docs,
+                       v.store.console().documents_from(r.partner_id, r.message_id));
       std::vector<std::vector<std::string>> cells;
       for (const auto& d : docs)
         cells.push_back({html(d.kind), html(d.number), html(d.purpose), badge(d.status), html(d.document_date),
@@ -382,12 +391,11 @@ Result<Rendered> keys_page(const View& v) {
     const std::string lease = k.state == store::KeyState::Processing
                                   ? when(k.lease_until_ms) + (k.lease_until_ms < v.now_ms ? " (expired)" : "")
                                   : "-";
-    cells.push_back({html(k.key.partner_id),
-                     link("/messages?partner=" + url(k.key.partner_id) + "&q=" + url(k.key.message_id),
-                          k.key.message_id),
-                     when(k.received_at_ms), lease, html(k.owner.empty() ? "-" : k.owner),
-                     std::to_string(k.attempts), std::to_string(k.failures), html(k.error, 400),
-                     release_button(v, k, back)});
+    cells.push_back(
+        {html(k.key.partner_id),
+         link("/messages?partner=" + url(k.key.partner_id) + "&q=" + url(k.key.message_id), k.key.message_id),
+         when(k.received_at_ms), lease, html(k.owner.empty() ? "-" : k.owner), std::to_string(k.attempts),
+         std::to_string(k.failures), html(k.error, 400), release_button(v, k, back)});
   }
   body += table({"Partner", "Key", "Received", "Lease until", "Owner", "Attempts", "Failures", "Error", ""}, cells,
                 "No " + state + " keys.");
@@ -414,8 +422,8 @@ Result<Rendered> partners_page(const View& v) {
       if (c.owner != owner) continue;
       const int64_t left = receivers::days_left(c, v.now_ms / 1000);
       const bool warn = left < receivers::kCertificateWarnDays;
-      out += "<div" + std::string(warn ? " class=\"warn\"" : "") + ">" + html(c.use) + ": " + html(c.subject) +
-             ", " + (left < 0 ? "expired" : std::to_string(left) + " days left") + "</div>";
+      out += "<div" + std::string(warn ? " class=\"warn\"" : "") + ">" + html(c.use) + ": " + html(c.subject) + ", " +
+             (left < 0 ? "expired" : std::to_string(left) + " days left") + "</div>";
     }
     return out.empty() ? std::string("-") : out;
   };
@@ -423,12 +431,14 @@ Result<Rendered> partners_page(const View& v) {
   for (const auto& p : v.context.partners->all()) {
     std::string ids;
     for (const auto& a : p.as2_ids) ids += "<div>AS2 " + html(a) + "</div>";
-    for (const auto& [id, type] : p.as4_parties) ids += "<div>AS4 " + html(type.empty() ? id : type + ":" + id) + "</div>";
+    for (const auto& [id, type] : p.as4_parties)
+      ids += "<div>AS4 " + html(type.empty() ? id : type + ":" + id) + "</div>";
     for (const auto& x : p.x12_ids) ids += "<div>X12 " + html(x.qualifier + ":" + x.id) + "</div>";
-    for (const auto& e : p.edifact_ids) ids += "<div>EDIFACT " + html(e.id + (e.qualifier.empty() ? "" : ":" + e.qualifier)) + "</div>";
+    for (const auto& e : p.edifact_ids)
+      ids += "<div>EDIFACT " + html(e.id + (e.qualifier.empty() ? "" : ":" + e.qualifier)) + "</div>";
     ASSIGN_OR_RETURN(int64_t last, v.store.console().last_received(p.id));
-    cells.push_back({link("/messages?partner=" + url(p.id), p.id), html(p.name), ids, certs_of(p.id),
-                     last ? when(last) : "never"});
+    cells.push_back(
+        {link("/messages?partner=" + url(p.id), p.id), html(p.name), ids, certs_of(p.id), last ? when(last) : "never"});
   }
   std::string body = table({"Partner", "Name", "Identifiers", "Certificates", "Last message"}, cells, "No partners.");
   body += "<h2>Our identities</h2><p>" + certs_of("edihub") + "</p>";
@@ -448,9 +458,10 @@ Result<Rendered> audit_page(const View& v) {
 std::string login_page_body(const std::string& error) {
   std::string out = "<form method=\"post\" action=\"/login\" class=\"login\">";
   if (!error.empty()) out += "<p class=\"error-box\" role=\"alert\">" + html(error) + "</p>";
-  out += "<label>Name<input name=\"name\" autocomplete=\"username\" required autofocus></label>"
-         "<label>Password<input name=\"password\" type=\"password\" autocomplete=\"current-password\" required>"
-         "</label><button type=\"submit\">Log in</button></form>";
+  out +=
+      "<label>Name<input name=\"name\" autocomplete=\"username\" required autofocus></label>"
+      "<label>Password<input name=\"password\" type=\"password\" autocomplete=\"current-password\" required>"
+      "</label><button type=\"submit\">Log in</button></form>";
   return out;
 }
 

@@ -70,8 +70,8 @@ Status Sessions::log_out(store::ConsoleStore& store, const Session& session) con
 }
 
 std::string Sessions::cookie(const std::string& token) const {
-  return std::string(kCookie) + "=" + token + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" +
-         std::to_string(minutes_ * 60) + (secure_ ? "; Secure" : "");
+  return std::string(kCookie) + "=" + token +
+         "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" + std::to_string(minutes_ * 60) + (secure_ ? "; Secure" : "");
 }
 
 std::string Sessions::cleared_cookie() const {

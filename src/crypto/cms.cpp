@@ -126,9 +126,7 @@ std::string certificate_sha256(const X509* x) {
   return out;
 }
 
-bool Certificate::operator==(const Certificate& other) const {
-  return X509_cmp(x509_.get(), other.x509_.get()) == 0;
-}
+bool Certificate::operator==(const Certificate& other) const { return X509_cmp(x509_.get(), other.x509_.get()) == 0; }
 
 Result<PrivateKey> PrivateKey::load_pem_file(const std::string& path) {
   ASSIGN_OR_RETURN(std::string pem, read_file(path));
@@ -155,17 +153,19 @@ Result<std::string> decrypt(std::string_view der, const std::vector<Identity>& i
     reasons = openssl_errors();
   }
   return Status::invalid(Code::DecryptionFailed, "decryption-failed: not addressed to any of our " +
-                         std::to_string(identities.size()) + " certificates (" + reasons + ")");
+                                                     std::to_string(identities.size()) + " certificates (" + reasons +
+                                                     ")");
 }
 
 Result<Verified> verify_detached(std::string_view content, std::string_view signature_der,
                                  const std::vector<Certificate>& allowed) {
   Result<CmsPtr> cms = read_der(signature_der, "signature");
-  if (!cms.is_ok()) return Status::invalid(Code::IntegrityCheckFailed, "integrity-check-failed: " + cms.status().message());
+  if (!cms.is_ok())
+    return Status::invalid(Code::IntegrityCheckFailed, "integrity-check-failed: " + cms.status().message());
   if (OBJ_obj2nid(CMS_get0_type(cms->get())) != NID_pkcs7_signed)
     return Status::invalid(Code::AuthenticationFailed, "authentication-failed: the signature is not CMS signed-data");
   std::unique_ptr<STACK_OF(X509), void (*)(STACK_OF(X509)*)> certs(sk_X509_new_null(),
-                                                                   [](STACK_OF(X509)* s) { sk_X509_free(s); });
+                                                                   [](STACK_OF(X509) * s) { sk_X509_free(s); });
   for (const Certificate& c : allowed) sk_X509_push(certs.get(), c.get());
   std::unique_ptr<X509_STORE, decltype(&X509_STORE_free)> store(X509_STORE_new(), X509_STORE_free);
   // OpenSSL 3.0's CMS_verify copies a memory BIO into a BIO of its own and leaks that copy
@@ -179,13 +179,15 @@ Result<Verified> verify_detached(std::string_view content, std::string_view sign
   if (CMS_verify(cms->get(), certs.get(), store.get(), data.get(), nullptr, flags) != 1) {
     if (ERR_GET_REASON(ERR_peek_error()) == CMS_R_SIGNER_CERTIFICATE_NOT_FOUND) {
       ERR_clear_error();
-      return Status::invalid(Code::AuthenticationFailed, "authentication-failed: signed by a certificate this partner does not list");
+      return Status::invalid(Code::AuthenticationFailed,
+                             "authentication-failed: signed by a certificate this partner does not list");
     }
-    return Status::invalid(Code::IntegrityCheckFailed, "integrity-check-failed: the signature does not match the content (" +
-                           openssl_errors() + ")");
+    return Status::invalid(
+        Code::IntegrityCheckFailed,
+        "integrity-check-failed: the signature does not match the content (" + openssl_errors() + ")");
   }
-  std::unique_ptr<STACK_OF(X509), void (*)(STACK_OF(X509)*)> signers(
-      CMS_get0_signers(cms->get()), [](STACK_OF(X509)* s) { sk_X509_free(s); });
+  std::unique_ptr<STACK_OF(X509), void (*)(STACK_OF(X509)*)> signers(CMS_get0_signers(cms->get()),
+                                                                     [](STACK_OF(X509) * s) { sk_X509_free(s); });
   if (!signers || sk_X509_num(signers.get()) != 1)
     return Status::invalid(Code::AuthenticationFailed, "authentication-failed: expected exactly one signer");
   X509* signer = sk_X509_value(signers.get(), 0);
@@ -197,7 +199,9 @@ Result<Verified> verify_detached(std::string_view content, std::string_view sign
       known = true;
     }
   }
-  if (!known) return Status::invalid(Code::AuthenticationFailed, "authentication-failed: signed by a certificate this partner does not list");
+  if (!known)
+    return Status::invalid(Code::AuthenticationFailed,
+                           "authentication-failed: signed by a certificate this partner does not list");
   CMS_SignerInfo* si = sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms->get()), 0);
   X509_ALGOR* alg = nullptr;
   CMS_SignerInfo_get0_algs(si, nullptr, nullptr, &alg, nullptr);
@@ -209,17 +213,17 @@ Result<Verified> verify_detached(std::string_view content, std::string_view sign
 
 Result<std::string> decompress(std::string_view der, Lease& lease) {
   Result<CmsPtr> cms = read_der(der, "compressed-data");
-  if (!cms.is_ok()) return Status::invalid(Code::DecompressionFailed, "decompression-failed: " + cms.status().message());
+  if (!cms.is_ok())
+    return Status::invalid(Code::DecompressionFailed, "decompression-failed: " + cms.status().message());
   if (OBJ_obj2nid(CMS_get0_type(cms->get())) != NID_id_smime_ct_compressedData)
     return Status::invalid(Code::DecompressionFailed, "decompression-failed: the CMS content is not compressed-data");
   // This OpenSSL has no zlib: read the structure with OpenSSL, inflate with zlib.
   ASN1_OCTET_STRING** content = CMS_get0_content(cms->get());
   if (content == nullptr || *content == nullptr)
     return Status::invalid(Code::DecompressionFailed, "decompression-failed: compressed-data without content");
-  Result<std::string> out = inflate(
-      std::string_view(reinterpret_cast<const char*>(ASN1_STRING_get0_data(*content)),
-                       static_cast<size_t>(ASN1_STRING_length(*content))),
-      Wrapping::Zlib, lease);
+  Result<std::string> out = inflate(std::string_view(reinterpret_cast<const char*>(ASN1_STRING_get0_data(*content)),
+                                                     static_cast<size_t>(ASN1_STRING_length(*content))),
+                                    Wrapping::Zlib, lease);
   if (!out.is_ok() && out.status().kind() == Status::Kind::Invalid)
     return Status::invalid(Code::DecompressionFailed, "decompression-failed: " + out.status().message());
   return out;
@@ -253,9 +257,9 @@ std::string explicit0(std::string_view content) { return der(0, V_ASN1_CONTEXT_S
 std::string compress(std::string_view content) {
   const std::string version = der(V_ASN1_INTEGER, V_ASN1_UNIVERSAL, false, std::string(1, '\0'));
   const std::string algorithm = sequence(der_oid(NID_zlib_compression));
-  const std::string encapsulated = sequence(
-      der_oid(NID_pkcs7_data) +
-      explicit0(der(V_ASN1_OCTET_STRING, V_ASN1_UNIVERSAL, false, deflate(content, Wrapping::Zlib))));
+  const std::string encapsulated =
+      sequence(der_oid(NID_pkcs7_data) +
+               explicit0(der(V_ASN1_OCTET_STRING, V_ASN1_UNIVERSAL, false, deflate(content, Wrapping::Zlib))));
   return sequence(der_oid(NID_id_smime_ct_compressedData) + explicit0(sequence(version + algorithm + encapsulated)));
 }
 

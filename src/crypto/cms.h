@@ -24,9 +24,9 @@ class Certificate {
   static Result<Certificate> from_pem(std::string_view pem);
   X509* get() const { return x509_.get(); }
   std::string subject() const;
-  std::string serial() const;     // hex
-  int64_t not_after() const;      // seconds since the epoch
-  std::string sha256() const;     // the fingerprint: lower-case hex SHA-256 of the DER
+  std::string serial() const;  // hex
+  int64_t not_after() const;   // seconds since the epoch
+  std::string sha256() const;  // the fingerprint: lower-case hex SHA-256 of the DER
   bool operator==(const Certificate& other) const;
 
  private:
@@ -85,8 +85,7 @@ enum class KeyTransport { RsaPkcs1, RsaOaep };
 // names it ("aes-256-cbc" by default; "aes-128-cbc", "des-ede3-cbc" for old
 // partners).
 Result<std::string> encrypt(std::string_view content, const Certificate& recipient,
-                            std::string_view cipher = "aes-256-cbc",
-                            KeyTransport transport = KeyTransport::RsaPkcs1);
+                            std::string_view cipher = "aes-256-cbc", KeyTransport transport = KeyTransport::RsaPkcs1);
 
 // A DER detached signature of `content` with `digest` ("sha256", "sha1" ...).
 Result<std::string> sign_detached(std::string_view content, const Identity& signer, std::string_view digest);

@@ -56,7 +56,8 @@ std::string hash_password(std::string_view password, int iterations) {
   std::string salt(kSaltBytes, '\0'), hash;
   RAND_bytes(reinterpret_cast<unsigned char*>(salt.data()), static_cast<int>(salt.size()));
   pbkdf2(password, salt, iterations, &hash);
-  return std::string(kScheme) + "$" + std::to_string(iterations) + "$" + mime::base64_encode(salt) + "$" + mime::base64_encode(hash);
+  return std::string(kScheme) + "$" + std::to_string(iterations) + "$" + mime::base64_encode(salt) + "$" +
+         mime::base64_encode(hash);
 }
 
 bool is_password_hash(std::string_view stored) {

@@ -69,7 +69,8 @@ Result<NewIdentity> make_self_signed(const std::string& common_name, int bits, i
       X509_sign(cert.get(), key.get(), EVP_sha256()) > 0;
   if (!built) return Status::invalid("OpenSSL could not build the certificate");
   Bio key_out(BIO_new(BIO_s_mem())), cert_out(BIO_new(BIO_s_mem()));
-  if (!key_out || !cert_out || PEM_write_bio_PrivateKey(key_out.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1 ||
+  if (!key_out || !cert_out ||
+      PEM_write_bio_PrivateKey(key_out.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1 ||
       PEM_write_bio_X509(cert_out.get(), cert.get()) != 1)
     return Status::invalid("OpenSSL could not write the key or the certificate");
   NewIdentity out;

@@ -83,12 +83,26 @@ int swa_content_execute(xmlSecTransformPtr t, int last, xmlSecTransformCtxPtr) {
   return t->status == xmlSecTransformStatusFinished && xmlSecBufferGetSize(&t->inBuf) == 0 ? 0 : -1;
 }
 
-xmlSecTransformKlass swa_content_klass = {
-    sizeof(xmlSecTransformKlass), sizeof(xmlSecTransform), BAD_CAST "swa-attachment-content",
-    BAD_CAST kSwaContent, xmlSecTransformUsageDSigTransform,
-    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-    xmlSecTransformDefaultGetDataType, xmlSecTransformDefaultPushBin, xmlSecTransformDefaultPopBin,
-    nullptr, nullptr, swa_content_execute, nullptr, nullptr};
+xmlSecTransformKlass swa_content_klass = {sizeof(xmlSecTransformKlass),
+                                          sizeof(xmlSecTransform),
+                                          BAD_CAST "swa-attachment-content",
+                                          BAD_CAST kSwaContent,
+                                          xmlSecTransformUsageDSigTransform,
+                                          nullptr,
+                                          nullptr,
+                                          nullptr,
+                                          nullptr,
+                                          nullptr,
+                                          nullptr,
+                                          nullptr,
+                                          xmlSecTransformDefaultGetDataType,
+                                          xmlSecTransformDefaultPushBin,
+                                          xmlSecTransformDefaultPopBin,
+                                          nullptr,
+                                          nullptr,
+                                          swa_content_execute,
+                                          nullptr,
+                                          nullptr};
 
 // --- cid: references read the attachments of the message this thread checks.
 // These are xmlsec's only input callbacks: no file, http or ftp reads, ever.
@@ -303,16 +317,15 @@ Failure find_certificate(xmlDoc* doc, xmlNode* security, xmlNode* key_info, cons
     if (tail(attr(token, "ValueType"), kX509v3) != kX509v3)
       return policy_failure("the BinarySecurityToken is not an X.509 v3 certificate");
     std::string der;
-    if (!mime::base64_decode(text(token), &der))
-      return failure("the BinarySecurityToken is not valid base64");
+    if (!mime::base64_decode(text(token), &der)) return failure("the BinarySecurityToken is not valid base64");
     const unsigned char* p = reinterpret_cast<const unsigned char*>(der.data());
     std::unique_ptr<X509, decltype(&X509_free)> cert(d2i_X509(nullptr, &p, static_cast<long>(der.size())), X509_free);
     if (!cert) return failure("the BinarySecurityToken is not a DER X.509 certificate");
     return among([&](X509* c) { return X509_cmp(c, cert.get()) == 0; },
-                         "BinarySecurityToken " + partner_text(rfc2253(X509_get_subject_name(cert.get())), 200));
+                 "BinarySecurityToken " + partner_text(rfc2253(X509_get_subject_name(cert.get())), 200));
   }
-  if (xmlNode* serial_node = child(child(child(str, kDs, "X509Data"), kDs, "X509IssuerSerial"), kDs,
-                                   "X509SerialNumber")) {
+  if (xmlNode* serial_node =
+          child(child(child(str, kDs, "X509Data"), kDs, "X509IssuerSerial"), kDs, "X509SerialNumber")) {
     const std::string issuer = text(child(serial_node->parent, kDs, "X509IssuerName")), serial = text(serial_node);
     BIGNUM* bn = nullptr;
     if (serial.empty() || serial.size() > 100 || BN_dec2bn(&bn, serial.c_str()) != static_cast<int>(serial.size())) {
@@ -426,7 +439,8 @@ Failure decrypt(xmlDoc* doc, xmlNode* security, const Policy& policy, const std:
       if (data == nullptr || !is(data, kXenc, "EncryptedData"))
         return decryption("the DataReference '" + shown + "' points to no xenc:EncryptedData");
       listed_data.insert(data);
-      const std::string type = attr(data, "Type"), content_alg = attr(child(data, kXenc, "EncryptionMethod"), "Algorithm");
+      const std::string type = attr(data, "Type"),
+                        content_alg = attr(child(data, kXenc, "EncryptionMethod"), "Algorithm");
       if (type != kContentOnly)
         return policy_failure("xenc:EncryptedData '" + shown + "' of type '" + partner_text(type, 200) +
                               "' is not supported (SwA Attachment-Content-Only)");
@@ -447,8 +461,8 @@ Failure decrypt(xmlDoc* doc, xmlNode* security, const Policy& policy, const std:
       if (a == attachments.end())
         return decryption("xenc:EncryptedData '" + shown + "' points to no attachment of this message ('" +
                           partner_text(curi, 200) + "')");
-      if (out->decrypted.count(cid) != 0) return policy_failure("the attachment cid:" + partner_text(cid, 200) +
-                                                                " is encrypted twice");
+      if (out->decrypted.count(cid) != 0)
+        return policy_failure("the attachment cid:" + partner_text(cid, 200) + " is encrypted twice");
       std::string plain;
       if (!aes128_gcm_decrypt(key, a->bytes, &plain))
         return decryption("the attachment cid:" + partner_text(cid, 200) +
@@ -480,8 +494,8 @@ struct ClearOpenSslErrors {
 
 }  // namespace
 
-Failure check(std::string_view soap, const std::vector<Attachment>& attachments, const Policy& policy,
-              Checked* out, const Limits& limits) {
+Failure check(std::string_view soap, const std::vector<Attachment>& attachments, const Policy& policy, Checked* out,
+              const Limits& limits) {
   ClearOpenSslErrors clear_errors;
   *out = Checked{};
   if (!xmlsec_ready()) return {"EBMS:0004", "the gateway's XML security library did not start"};
@@ -533,8 +547,8 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   const std::string c14n = attr(child(signed_info, kDs, "CanonicalizationMethod"), "Algorithm");
   const std::string method = attr(child(signed_info, kDs, "SignatureMethod"), "Algorithm");
   if (c14n != kExcC14n)
-    return policy_failure("canonicalization '" + partner_text(c14n, 200) + "' is not allowed (exclusive c14n: " +
-                          kExcC14n + ")");
+    return policy_failure("canonicalization '" + partner_text(c14n, 200) +
+                          "' is not allowed (exclusive c14n: " + kExcC14n + ")");
   if (!listed(kSignatureMethods, method))
     return policy_failure("signature algorithm '" + partner_text(method, 200) +
                           "' is not allowed by the policy (RSA-SHA256, RSA-SHA384, RSA-SHA512, ECDSA-SHA256)");
@@ -591,8 +605,8 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
       return policy_failure("the signature does not cover the attachment cid:" + partner_text(a.content_id, 200));
 
   Certificate signer;
-  if (Failure f = find_certificate(doc.get(), security, child(signature, kDs, "KeyInfo"), policy.signers, kSigner,
-                                   &signer))
+  if (Failure f =
+          find_certificate(doc.get(), security, child(signature, kDs, "KeyInfo"), policy.signers, kSigner, &signer))
     return f;
 
   std::unique_ptr<xmlSecDSigCtx, DSigCtxFree> ctx(xmlSecDSigCtxCreate(nullptr));
@@ -615,8 +629,7 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   t_xmlsec_error.clear();
   const int rc = xmlSecDSigCtxVerify(ctx.get(), signature);
   t_attachments = nullptr;
-  if (rc < 0)
-    return authentication("the signature could not be checked: " + partner_text(t_xmlsec_error, 300));
+  if (rc < 0) return authentication("the signature could not be checked: " + partner_text(t_xmlsec_error, 300));
   if (ctx->status != xmlSecDSigStatusSucceeded) {
     for (xmlSecSize i = 0; i < xmlSecPtrListGetSize(&ctx->signedInfoReferences); ++i) {
       auto* r = static_cast<xmlSecDSigReferenceCtx*>(xmlSecPtrListGetItem(&ctx->signedInfoReferences, i));
@@ -670,8 +683,8 @@ Result<std::string> sign_envelope(std::string_view soap, const Identity& identit
   xmlSetNsProp(token, wsu, BAD_CAST "Id", BAD_CAST "_edihub-token");
   if (std::string e = register_ids(doc.get()); !e.empty()) return Status::invalid("sign: " + e);
 
-  xmlNode* signature = xmlSecTmplSignatureCreateNsPref(doc.get(), xmlSecTransformExclC14NId,
-                                                       xmlSecTransformRsaSha256Id, nullptr, BAD_CAST "ds");
+  xmlNode* signature = xmlSecTmplSignatureCreateNsPref(doc.get(), xmlSecTransformExclC14NId, xmlSecTransformRsaSha256Id,
+                                                       nullptr, BAD_CAST "ds");
   if (signature == nullptr) return Status::invalid("sign: no signature template");
   xmlAddChild(security, signature);
   for (const char* uri : {"#_edihub-messaging", "#_edihub-body"}) {

@@ -37,13 +37,13 @@ struct Attachment {
 
 struct Policy {
   bool require_signature = true;
-  bool require_encryption = false;     // every attachment encrypted
-  std::vector<Certificate> signers;    // the partner's signing certificates (several during rollover)
-  std::vector<Identity> identities;    // ours: an EncryptedKey must be for one of them
+  bool require_encryption = false;   // every attachment encrypted
+  std::vector<Certificate> signers;  // the partner's signing certificates (several during rollover)
+  std::vector<Identity> identities;  // ours: an EncryptedKey must be for one of them
 };
 
 struct Limits {
-  size_t max_references = 110;           // Body + eb:Messaging + attachments (100 parts) + a few
+  size_t max_references = 110;  // Body + eb:Messaging + attachments (100 parts) + a few
   size_t max_transforms_per_reference = 3;
 };
 
@@ -52,7 +52,7 @@ struct Checked {
   // Decrypted attachments by Content-ID, and their xenc:EncryptedData MimeType.
   std::map<std::string, std::string> decrypted, mime_types;
   Certificate signer;
-  std::string signature_method;  // the algorithm URI
+  std::string signature_method;                  // the algorithm URI
   std::vector<as4::SignedReference> references;  // for the Receipt's NonRepudiationInformation
 };
 
@@ -67,8 +67,8 @@ struct Failure {
 // Checks the security header of `soap` (the SOAP root part) against `policy`.
 // A message without wsse:Security passes only when nothing is required.
 // out->decrypted holds what the caller reads instead of the encrypted parts.
-Failure check(std::string_view soap, const std::vector<Attachment>& attachments, const Policy& policy,
-              Checked* out, const Limits& limits = {});
+Failure check(std::string_view soap, const std::vector<Attachment>& attachments, const Policy& policy, Checked* out,
+              const Limits& limits = {});
 
 // Signs a SOAP 1.2 signal envelope (a Receipt or Error as parsers/as4 builds
 // them) as the eDelivery profile asks: wsu:Ids on eb:Messaging and the Body,

@@ -84,8 +84,8 @@ std::string document_version_key(const std::string& partner_id, const Document& 
   // header: through partner_text, which is deterministic (the same key on
   // every retry).
   if (const auto* sn = std::get_if<business::ShipmentNotice>(&doc))
-    return partner_text("shipment-notice:" + partner_id + ":" + sn->document_number + ":" + sn->document_date +
-                            ":" + std::string(business::purpose_name(sn->purpose)),
+    return partner_text("shipment-notice:" + partner_id + ":" + sn->document_number + ":" + sn->document_date + ":" +
+                            std::string(business::purpose_name(sn->purpose)),
                         512);
   const auto& inv = std::get<business::Invoice>(doc);
   return partner_text("invoice:" + partner_id + ":" + inv.invoice_number + ":" + inv.document_date + ":" +

@@ -9,7 +9,8 @@ namespace edihub::gate {
 void Gate::wait_for_settle(int64_t max_ms) {
   UniqueLock lock(mu_);
   const uint64_t seen = generation_;
-  settled_.wait_for(lock.native(), std::chrono::milliseconds(max_ms), [&]() REQUIRES(mu_) { return generation_ != seen; });
+  settled_.wait_for(lock.native(), std::chrono::milliseconds(max_ms),
+                    [&]() REQUIRES(mu_) { return generation_ != seen; });
 }
 
 void Gate::notify_settled() {
@@ -55,8 +56,7 @@ Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
   } done{*this};
   const auto deadline = Clock::now() + std::chrono::milliseconds(options_.inflight_wait_ms);
   auto left_ms = [&] {
-    return std::max<int64_t>(
-        0, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+    return std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
   };
   if (in_flight != nullptr) *in_flight = false;
   int64_t poll_ms = 5;
@@ -70,7 +70,8 @@ Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
           step = r;
           if (step == Step::Commit) return Status::ok();
           rolled_back = true;
-          return Status::invalid(Code::RolledBack, "rolled back by the gate");  // transact() rolls back; never seen outside
+          return Status::invalid(Code::RolledBack,
+                                 "rolled back by the gate");  // transact() rolls back; never seen outside
         },
         // At least a little: a busy store still gets a chance at the lock.
         std::max<int64_t>(left_ms(), 50));
@@ -102,8 +103,8 @@ Status Gate::run(store::KeyStore& store, const Work& work, bool* in_flight) {
       continue;
     }
     if (s.code() == Code::StoreBusy && left_ms() == 0)
-      return Status::transient(Code::StoreBusy, "store busy: no write lock within " +
-                                                    std::to_string(options_.inflight_wait_ms) + " ms");
+      return Status::transient(Code::StoreBusy,
+                               "store busy: no write lock within " + std::to_string(options_.inflight_wait_ms) + " ms");
     return s;
   }
 }

@@ -11,8 +11,7 @@ namespace edihub::gate {
 namespace {
 
 std::string first_error(const edi::Interchange& ic) {
-  return ic.errors.empty() ? std::string()
-                           : std::string(edi::code_name(ic.errors[0].code)) + ": " + ic.errors[0].text;
+  return ic.errors.empty() ? std::string() : std::string(edi::code_name(ic.errors[0].code)) + ": " + ic.errors[0].text;
 }
 
 const std::string& number_of(const Document& doc) {
@@ -20,8 +19,7 @@ const std::string& number_of(const Document& doc) {
   return std::get<business::Invoice>(doc).invoice_number;
 }
 
-store::MessageLog row_for(const InterchangeWork& w, const Arrival& a, const InterchangeResult& r,
-                          int64_t capture_id) {
+store::MessageLog row_for(const InterchangeWork& w, const Arrival& a, const InterchangeResult& r, int64_t capture_id) {
   store::MessageLog row;
   row.partner_id = r.partner_id;
   row.protocol = w.protocol;
@@ -32,9 +30,8 @@ store::MessageLog row_for(const InterchangeWork& w, const Arrival& a, const Inte
   row.detail = r.detail;
   row.bytes = static_cast<int64_t>(w.bytes.size());
   row.documents = r.documents;
-  row.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                          w.started)
-                        .count();
+  row.duration_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - w.started).count();
   row.capture_id = capture_id;
   return row;
 }
@@ -46,8 +43,8 @@ Result<int64_t> next_ack_number(store::Transaction& tx, const InterchangeWork& w
 
 // Books the documents (all or nothing was decided in prepare) and answers
 // with the acknowledgment: the settlement of a key this transaction holds.
-Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& w, int* booked,
-                                 std::string* notes, int64_t* ack_number) {
+Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& w, int* booked, std::string* notes,
+                                 int64_t* ack_number) {
   store::Settlement s;
   if (!w.rejection.empty()) {
     s.state = store::KeyState::Failed;
@@ -55,7 +52,9 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
     s.error = w.rejection;
   } else {
     for (const Document& doc : w.documents) {
-      ASSIGN_OR_RETURN(store::Applied applied, std::holds_alternative<business::ShipmentNotice>(doc)
+      ASSIGN_OR_RETURN(
+          store::Applied applied,
+          std::holds_alternative<business::ShipmentNotice>(doc)
               ? tx.put_shipment_notice(w.partner_id, std::get<business::ShipmentNotice>(doc), w.key->message_id)
               : tx.put_invoice(w.partner_id, std::get<business::Invoice>(doc), w.key->message_id));
       if (applied == store::Applied::IgnoredOlder) {
@@ -103,8 +102,8 @@ store::OutboxItem ack_item(const InterchangeWork& w, std::string_view kind, int6
   item.channel = a.via == Via::As2 ? "as2" : a.via == Via::As4 ? "as4" : "dir";
   item.destination = a.via == Via::As2 ? to.as2_url : a.via == Via::As4 ? to.as4_url : a.dir;
   // Fixed now, reused on every retry: the partner's duplicate detection sees one message.
-  item.message_id = "<ack-" + std::string(kind) + "-" + w.protocol + "-" + std::to_string(number) + "." + to.id +
-                    "@edihub>";
+  item.message_id =
+      "<ack-" + std::string(kind) + "-" + w.protocol + "-" + std::to_string(number) + "." + to.id + "@edihub>";
   item.body = std::move(body);
   return item;
 }
@@ -120,8 +119,7 @@ Status queue_acks(store::Transaction& tx, const InterchangeWork& w, std::string_
   }
   if (plan.send_ta1_accepted) {
     ASSIGN_OR_RETURN(int64_t ta1_number, next_ack_number(tx, w));
-    RETURN_IF_ERROR(tx.enqueue(
-        ack_item(w, "ta1", ta1_number, ta1_acknowledgment(w.acked, ta1_number, w.ack_parties))));
+    RETURN_IF_ERROR(tx.enqueue(ack_item(w, "ta1", ta1_number, ta1_acknowledgment(w.acked, ta1_number, w.ack_parties))));
   }
   return Status::ok();
 }
@@ -177,8 +175,8 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
   const config::Partner* partner =
       arrival.sender != nullptr ? partners.owner_for(*arrival.sender, ic) : partners.sender_of(ic);
   if (partner == nullptr && arrival.sender == nullptr) {
-    w.rejection = "unknown sender " + partner_text(config::sender_text(ic), 60) + " (" + w.protocol +
-                  " interchange " + partner_text(ic.control_number, 20) + "): no partner profile lists this id";
+    w.rejection = "unknown sender " + partner_text(config::sender_text(ic), 60) + " (" + w.protocol + " interchange " +
+                  partner_text(ic.control_number, 20) + "): no partner profile lists this id";
     return w;
   }
   if (partner == nullptr) return refuse_identity(w, ic, *arrival.sender, Failure::SenderNotAuthorized, arrival.ours);
@@ -194,8 +192,7 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
   // Keys are built from these: bound them (ISA13 is 9 digits, UNB 0004 an..35, 0020 an..14).
   constexpr size_t kMaxIdLength = 35;
   if (ic.control_number.size() > kMaxIdLength || ic.sender.id.size() > kMaxIdLength) {
-    w.rejection = "interchange sender id or control number longer than " + std::to_string(kMaxIdLength) +
-                  " characters";
+    w.rejection = "interchange sender id or control number longer than " + std::to_string(kMaxIdLength) + " characters";
     return w;
   }
   w.key = ic.standard == edi::Standard::X12 ? store::MessageKey::x12(partner->id, ic.sender.id, ic.control_number)
@@ -232,9 +229,8 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
   return w;
 }
 
-Result<InterchangeResult> process_interchange(store::Transaction& tx, const InterchangeWork& w,
-                                              const Arrival& arrival, const GateOptions& options,
-                                              int64_t capture_id) {
+Result<InterchangeResult> process_interchange(store::Transaction& tx, const InterchangeWork& w, const Arrival& arrival,
+                                              const GateOptions& options, int64_t capture_id) {
   InterchangeResult r;
   r.partner_id = w.partner_id;
   auto logged = [&]() -> Result<InterchangeResult> {
@@ -248,13 +244,13 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
     // Its sender hears why (TA1 006 / 009, CONTRL 23 / 7), numbered from its sequence.
     ASSIGN_OR_RETURN(int64_t number, next_ack_number(tx, w));
     r.receipt.body = acknowledgment(w.acked, number, false, &w.reply_to->acknowledgments, w.ack_parties);
-    RETURN_IF_ERROR(queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments),
-                               number, r.receipt.body));
+    RETURN_IF_ERROR(
+        queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments), number, r.receipt.body));
     return logged();
   }
   r.message_id = w.key->message_id;
-  ASSIGN_OR_RETURN(Claimed claimed, claim_key(tx, KeyClaim{*w.key, w.digest, store::RawDigest::from_hex(w.digest.hex())},
-                                      options));
+  ASSIGN_OR_RETURN(Claimed claimed,
+                   claim_key(tx, KeyClaim{*w.key, w.digest, store::RawDigest::from_hex(w.digest.hex())}, options));
   switch (claimed.kind) {
     case Claimed::Kind::InFlight:
       r.outcome = Outcome::InFlight;
@@ -291,7 +287,8 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
       return logged();
     }
     case Claimed::Kind::New:
-    case Claimed::Kind::Retry: break;
+    case Claimed::Kind::Retry:
+      break;
   }
   int booked = 0;
   int64_t ack_number = 0;
@@ -299,8 +296,8 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
   ASSIGN_OR_RETURN(store::Settlement settled, handle(tx, w, &booked, &notes, &ack_number));
   ASSIGN_OR_RETURN(bool stored, tx.settle_key(*w.key, claimed.token, w.digest, settled));
   if (!stored) return Status::fenced("key " + r.message_id + " was taken over during settle");
-  RETURN_IF_ERROR(queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments),
-                             ack_number, settled.receipt.body));
+  RETURN_IF_ERROR(queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments), ack_number,
+                             settled.receipt.body));
   r.outcome = settled.outcome;
   r.documents = booked;
   r.detail = settled.error;

@@ -24,8 +24,8 @@ namespace edihub::gate {
 
 // How a thing reached us: for the message log, and who may have sent it.
 struct Arrival {
-  std::string transport;     // "http", "replay"
-  std::string transport_id;  // the AS2 Message-ID, the AS4 MessageId, the replayed file
+  std::string transport;                        // "http", "replay"
+  std::string transport_id;                     // the AS2 Message-ID, the AS4 MessageId, the replayed file
   std::optional<std::string> expected_partner;  // replay --partner (or a capture's): only this partner's
   // The partner that sent it: the one the transport authenticated (AS2-From,
   // eb:From, with its signature and <auth>), or the one the operator named
@@ -41,18 +41,18 @@ using Document = std::variant<business::ShipmentNotice, business::Invoice>;
 
 // An interchange ready for the gate.
 struct InterchangeWork {
-  edi::Interchange acked;    // the interchange; rejected messages are marked in its errors
-  std::string_view bytes;    // its bytes (a view into the caller's payload)
-  std::string protocol;      // "x12" / "edifact"
-  std::string partner_id;    // whose it is (its key, its documents); empty: the sender is unknown
-  const config::Partner* partner = nullptr;   // that partner's profile (where its documents go)
+  edi::Interchange acked;                    // the interchange; rejected messages are marked in its errors
+  std::string_view bytes;                    // its bytes (a view into the caller's payload)
+  std::string protocol;                      // "x12" / "edifact"
+  std::string partner_id;                    // whose it is (its key, its documents); empty: the sender is unknown
+  const config::Partner* partner = nullptr;  // that partner's profile (where its documents go)
   // Who its acknowledgments go to and how: the partner that sent it (a VAN
   // sending for `partner`), else `partner`; null: nobody (an unknown sender).
   const config::Partner* reply_to = nullptr;
-  AckParties ack_parties;    // the acknowledgment's own ISA/UNB parties, when not the swapped original's
+  AckParties ack_parties;                // the acknowledgment's own ISA/UNB parties, when not the swapped original's
   std::optional<store::MessageKey> key;  // none: rejected before any key (unknown sender ...)
   store::PayloadDigest digest;
-  std::string rejection;     // non-empty: rejected (envelope errors, a document that cannot be read ...)
+  std::string rejection;  // non-empty: rejected (envelope errors, a document that cannot be read ...)
   // Refused for who sent it or whom it is for (gate::Failure::SenderNotAuthorized /
   // NotAddressedToUs): no key is made, the negative acknowledgment goes to reply_to.
   Failure refused = Failure::None;

@@ -22,7 +22,8 @@ bool answer_stored(const Claimed& c, KeyOutcome* out) {
       out->detail = "key " + c.stored->key.message_id + " was received before with different content (sha256 " +
                     c.stored->payload.hex() + ")";
       return true;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -48,7 +49,8 @@ KeyOutcome pass_key(Gate& gate, store::KeyStore& store, const KeyClaim& claim, c
     const store::KeyRecord& k = *known.value();
     Claimed seen;
     seen.stored = k;
-    if (k.state == store::KeyState::Completed && k.payload == claim.payload) seen.kind = Claimed::Kind::Duplicate;
+    if (k.state == store::KeyState::Completed && k.payload == claim.payload)
+      seen.kind = Claimed::Kind::Duplicate;
     else if (is_poison(k, gate.options()))
       seen.kind = Claimed::Kind::Poison;
     if (answer_stored(seen, &out)) return out;

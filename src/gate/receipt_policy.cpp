@@ -31,11 +31,16 @@ x12::AckEnvelope x12_envelope(int64_t number, const AckParties& parties) {
 
 Failure failure_of(Code code) {
   switch (code) {
-    case Code::DecryptionFailed: return Failure::DecryptionFailed;
-    case Code::AuthenticationFailed: return Failure::AuthenticationFailed;
-    case Code::IntegrityCheckFailed: return Failure::IntegrityCheckFailed;
-    case Code::DecompressionFailed: return Failure::DecompressionFailed;
-    default: return Failure::Malformed;
+    case Code::DecryptionFailed:
+      return Failure::DecryptionFailed;
+    case Code::AuthenticationFailed:
+      return Failure::AuthenticationFailed;
+    case Code::IntegrityCheckFailed:
+      return Failure::IntegrityCheckFailed;
+    case Code::DecompressionFailed:
+      return Failure::DecompressionFailed;
+    default:
+      return Failure::Malformed;
   }
 }
 
@@ -53,8 +58,9 @@ std::string acknowledgment(const edi::Interchange& ic, int64_t number, bool dupl
                            const config::Partner::Acknowledgments* policy, const AckParties& parties) {
   const std::string_view kind = acknowledgment_kind(ic, duplicate, policy);
   if (kind == "contrl") {
-    edifact::ContrlEnvelope env{std::to_string(number), "1", utc(ic.version == "4" ? "%Y%m%d" : "%y%m%d"),
-                                utc("%H%M"), "\n", parties.sender, parties.recipient};
+    edifact::ContrlEnvelope env{
+        std::to_string(number), "1", utc(ic.version == "4" ? "%Y%m%d" : "%y%m%d"), utc("%H%M"), "\n", parties.sender,
+        parties.recipient};
     return edifact::build_contrl(ic, env, duplicate);
   }
   const x12::AckEnvelope env = x12_envelope(number, parties);
@@ -66,15 +72,14 @@ std::string ta1_acknowledgment(const edi::Interchange& ic, int64_t number, const
   return x12::build_ta1(ic, x12::ta1_for(ic), x12_envelope(number, parties));
 }
 
-
 AckPlan ack_plan(const edi::Interchange& ic, std::string_view stored_kind,
                  const config::Partner::Acknowledgments& policy) {
   using Acks = config::Partner::Acknowledgments;
   AckPlan plan;
   if (policy.via == Acks::Via::None) return plan;
   if (stored_kind == "contrl") {
-    plan.send_stored = policy.contrl == Acks::Contrl::Always ||
-                       (policy.contrl == Acks::Contrl::Requested && ic.ack_requested);
+    plan.send_stored =
+        policy.contrl == Acks::Contrl::Always || (policy.contrl == Acks::Contrl::Requested && ic.ack_requested);
   } else if (stored_kind == "ta1") {
     plan.send_stored = policy.ta1 != Acks::Ta1::Never;
   } else {

@@ -62,8 +62,7 @@ Result<Step> answer_settled(store::Transaction& tx, const TransportWork& w, cons
 // Settles the transport key held with `token`: the drafted settlement, the
 // async receipt, the capture and the transport's row.
 Result<Step> settle_transport(store::Transaction& tx, const TransportWork& w, int64_t token,
-                              const std::vector<InterchangeResult>& results, int64_t capture_id,
-                              TransportResult* out) {
+                              const std::vector<InterchangeResult>& results, int64_t capture_id, TransportResult* out) {
   store::Settlement s = w.settlement;
   if (s.state == store::KeyState::Completed && !results.empty()) s.error = summary(results);
   ASSIGN_OR_RETURN(bool settled, tx.settle_key(w.claim.key, token, w.claim.payload, s));
@@ -91,7 +90,8 @@ Result<Step> answer_claim(store::Transaction& tx, const TransportWork& w, const 
       out->detail = "id " + w.claim.key.message_id + " was received before with different content (sha256 " +
                     c.stored->payload.hex() + ", now " + w.claim.payload.hex() + ")";
       return Step::Rollback;
-    default: return answer_settled(tx, w, c, out);
+    default:
+      return answer_settled(tx, w, c, out);
   }
 }
 
@@ -152,8 +152,7 @@ TransportResult admit_leased(Gate& gate, store::KeyStore& store, const Transport
   int64_t token = 0;
   bool in_flight = false;
   Status claimed = gate.run(
-      store, [&](store::Transaction& tx) { return claim_transport(tx, w, gate.options(), &out, &token); },
-      &in_flight);
+      store, [&](store::Transaction& tx) { return claim_transport(tx, w, gate.options(), &out, &token); }, &in_flight);
   if (!claimed.is_ok()) {
     out.outcome = in_flight ? Outcome::InFlight : Outcome::Error;
     out.detail = claimed.message();
@@ -162,7 +161,8 @@ TransportResult admit_leased(Gate& gate, store::KeyStore& store, const Transport
   if (token == 0) return out;  // answered from what was stored
 
   auto give_back = [&](const std::string& why) {
-    store.transact(
+    store
+        .transact(
             [&](store::Transaction& tx) -> Status {
               Result<bool> r = tx.release_key(w.claim.key, token);
               return r.is_ok() ? Status::ok() : r.status();
@@ -200,12 +200,13 @@ TransportResult admit_leased(Gate& gate, store::KeyStore& store, const Transport
 
 store::OutboxItem async_receipt(const store::MessageKey& key, const std::string& destination,
                                 const std::string& message_id, const store::Receipt& receipt) {
-  return {key.partner_id, "mdn", key.message_id, "http", destination, message_id.empty() ? key.message_id : message_id,
+  return {key.partner_id,  "mdn",       key.message_id,
+          "http",          destination, message_id.empty() ? key.message_id : message_id,
           receipt.headers, receipt.body};
 }
 
-store::MessageLog transport_row(const TransportWork& w, Outcome outcome, const std::string& detail,
-                                int64_t documents, int64_t capture_id) {
+store::MessageLog transport_row(const TransportWork& w, Outcome outcome, const std::string& detail, int64_t documents,
+                                int64_t capture_id) {
   store::MessageLog row;
   row.partner_id = w.claim.key.partner_id;
   row.protocol = w.protocol;

@@ -53,8 +53,7 @@ CaptureKind capture_kind(std::string_view bytes) {
   std::string_view head = legacy_head(bytes.substr(0, 65536));
   if (head.empty()) return CaptureKind::None;
   if (has_header(head, "AS2-From")) return CaptureKind::As2;
-  if (has_header(head, "Content-Type") &&
-      bytes.substr(0, 1 << 20).find(as4::kEbmsNs) != std::string_view::npos)
+  if (has_header(head, "Content-Type") && bytes.substr(0, 1 << 20).find(as4::kEbmsNs) != std::string_view::npos)
     return CaptureKind::As4;
   return CaptureKind::None;
 }
@@ -69,8 +68,8 @@ Result<HttpRequest> read_capture(std::string_view bytes, std::string* recorded_p
   if (!starts_with(bytes, "POST ")) {
     // Old style: the header lines alone; read them under a request line.
     std::string_view head = legacy_head(bytes);
-    synthetic = std::string(kind == CaptureKind::As4 ? "POST /as4 HTTP/1.1\r\n" : "POST /as2 HTTP/1.1\r\n") +
-                std::string(head);
+    synthetic =
+        std::string(kind == CaptureKind::As4 ? "POST /as4 HTTP/1.1\r\n" : "POST /as2 HTTP/1.1\r\n") + std::string(head);
     head_source = synthetic;
     legacy_skip = head.size();
   }

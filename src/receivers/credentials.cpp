@@ -49,15 +49,11 @@ Result<std::vector<CertificateInUse>> certificates_in_use(const config::Gateway&
     out.push_back({owner, use, c->subject(), c->serial(), file, c->not_after()});
     return Status::ok();
   };
-  for (const auto& id : gw.identities)
-    RETURN_IF_ERROR(add("edihub", "identity", id.cert));
+  for (const auto& id : gw.identities) RETURN_IF_ERROR(add("edihub", "identity", id.cert));
   for (const config::Partner& p : partners.all()) {
-    for (const std::string& file : p.signing_certificates)
-      RETURN_IF_ERROR(add(p.id, "signing", file));
-    if (!p.encryption_certificate.empty())
-      RETURN_IF_ERROR(add(p.id, "encryption", p.encryption_certificate));
-    for (const std::string& file : p.client_certificates)
-      RETURN_IF_ERROR(add(p.id, "tls-client", file));
+    for (const std::string& file : p.signing_certificates) RETURN_IF_ERROR(add(p.id, "signing", file));
+    if (!p.encryption_certificate.empty()) RETURN_IF_ERROR(add(p.id, "encryption", p.encryption_certificate));
+    for (const std::string& file : p.client_certificates) RETURN_IF_ERROR(add(p.id, "tls-client", file));
   }
   return out;
 }

@@ -11,10 +11,21 @@ namespace {
 
 // Headers whose value decides something: two copies would let two readers
 // see different requests (one reading the first, one the last).
-constexpr std::string_view kSingle[] = {
-    "AS2-From", "AS2-To", "AS2-Version", "Message-ID", "Content-Type", "Content-Transfer-Encoding",
-    "Content-Length", "Transfer-Encoding", "Disposition-Notification-To", "Disposition-Notification-Options",
-    "Receipt-Delivery-Option", "Host", "Expect", "EDIINT-Features", "SOAPAction"};
+constexpr std::string_view kSingle[] = {"AS2-From",
+                                        "AS2-To",
+                                        "AS2-Version",
+                                        "Message-ID",
+                                        "Content-Type",
+                                        "Content-Transfer-Encoding",
+                                        "Content-Length",
+                                        "Transfer-Encoding",
+                                        "Disposition-Notification-To",
+                                        "Disposition-Notification-Options",
+                                        "Receipt-Delivery-Option",
+                                        "Host",
+                                        "Expect",
+                                        "EDIINT-Features",
+                                        "SOAPAction"};
 
 // The offset of the first byte that is a control character (HTAB aside) or
 // not part of well-formed UTF-8, or npos.
@@ -40,8 +51,7 @@ char hex(unsigned n) { return "0123456789ABCDEF"[n & 15]; }
 }  // namespace
 
 std::optional<std::string> header_problem(const HttpRequest& r, const EdgeLimits& limits) {
-  if (r.headers.size() > limits.max_headers)
-    return "more than " + std::to_string(limits.max_headers) + " headers";
+  if (r.headers.size() > limits.max_headers) return "more than " + std::to_string(limits.max_headers) + " headers";
   for (const auto& [name, value] : r.headers) {
     const std::string shown = partner_text(name, 64);
     if (value.size() > limits.max_value_bytes)
@@ -59,7 +69,8 @@ std::optional<std::string> header_problem(const HttpRequest& r, const EdgeLimits
       if (name.size() == kSingle[i].size() && mime::iequals(name, kSingle[i])) ++seen[i];
   for (size_t i = 0; i < std::size(kSingle); ++i)
     if (seen[i] > 1)
-      return "header " + std::string(kSingle[i]) + " appears " + std::to_string(seen[i]) + " times: it must appear once";
+      return "header " + std::string(kSingle[i]) + " appears " + std::to_string(seen[i]) +
+             " times: it must appear once";
   return std::nullopt;
 }
 
@@ -68,8 +79,10 @@ std::optional<std::string> as2_id(std::string_view v) {
     std::string id;
     for (size_t i = 1; i + 1 < v.size(); ++i) {
       char c = v[i];
-      if (c == '\\' && i + 2 < v.size()) c = v[++i];
-      else if (c == '"' || c == '\\') return std::nullopt;
+      if (c == '\\' && i + 2 < v.size())
+        c = v[++i];
+      else if (c == '"' || c == '\\')
+        return std::nullopt;
       if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) return std::nullopt;
       id.push_back(c);
     }

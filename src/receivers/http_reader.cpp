@@ -82,8 +82,9 @@ size_t RequestReader::feed(std::string_view data, State* state) {
       } else if (ec == http::error::header_limit) {
         fail(431, "request line and headers larger than the limit");
       } else if (ec == http::error::bad_content_length) {
-        fail(400, "malformed Content-Length: one decimal length, not negative, not two that differ, "
-                  "not together with Transfer-Encoding");
+        fail(400,
+             "malformed Content-Length: one decimal length, not negative, not two that differ, "
+             "not together with Transfer-Encoding");
       } else if (ec == http::error::bad_transfer_encoding) {
         fail(400, "malformed Transfer-Encoding (or together with Content-Length)");
       } else {
@@ -142,9 +143,7 @@ size_t RequestReader::body_bytes() const {
   return head_taken_ && request_.body.empty() ? impl_->parser.get().body().size() : request_.body.size();
 }
 
-std::string_view reason_phrase(int status) {
-  return sv(http::obsolete_reason(static_cast<http::status>(status)));
-}
+std::string_view reason_phrase(int status) { return sv(http::obsolete_reason(static_cast<http::status>(status))); }
 
 Result<HttpRequest> read_request(std::string_view bytes, const ReaderLimits& limits) {
   RequestReader reader(limits);

@@ -17,7 +17,7 @@
 namespace edihub::receivers {
 
 struct ReaderLimits {
-  size_t max_head_bytes = 65536;   // request line and headers
+  size_t max_head_bytes = 65536;  // request line and headers
   size_t max_body_bytes = 100u << 20;
 };
 

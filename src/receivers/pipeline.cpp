@@ -52,9 +52,8 @@ void log_uncommitted(const Context& c_, const Protocol& p_, const Message& m, co
   row.outcome = a.outcome;
   row.detail = a.detail;
   row.bytes = static_cast<int64_t>(m.request.body.size());
-  row.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                          m.work.started)
-                        .count();
+  row.duration_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - m.work.started).count();
   c_.log->record(std::move(row));
 }
 
@@ -148,9 +147,9 @@ Next Pipeline::stored(Message& m, HttpAnswer* answer) {
   }
   *answer = p_.answer(m, outcome, receipt);
   answer->detail = outcome == Outcome::Duplicate ? "byte-identical retransmission: the stored receipt"
-                   : outcome == Outcome::Poison  ? "poison: failed " + std::to_string(k.failures) +
-                                                      " times, answered with the stored receipt"
-                                                 : "the stored answer to this conflicting copy";
+                   : outcome == Outcome::Poison
+                       ? "poison: failed " + std::to_string(k.failures) + " times, answered with the stored receipt"
+                       : "the stored answer to this conflicting copy";
   return Next::Answer;
 }
 
@@ -179,7 +178,8 @@ void Pipeline::keys(Message& m) {
     m.failure_text = m.payloads.empty() ? "the message carries no payload" : "a payload of the message is empty";
   } else if (any_edi_type) {
     m.failure = gate::Failure::NotEdi;
-    m.failure_text = "no X12 or EDIFACT interchange in the payload" + (why.empty() ? "" : ": " + partner_text(why, 300));
+    m.failure_text =
+        "no X12 or EDIFACT interchange in the payload" + (why.empty() ? "" : ": " + partner_text(why, 300));
   }
   // Otherwise: not EDI, and not announced as EDI: archived for the operator.
 }
@@ -188,8 +188,8 @@ void Pipeline::keys(Message& m) {
 // receipt, drafted and given now, stored nowhere; an async one is not queued
 // (it would go out in the partner's name): 403 with the reason instead.
 HttpAnswer Pipeline::refuse_unauthenticated(Message& m) {
-  const std::string detail = "not authenticated, so nothing was stored for partner '" + m.partner->id +
-                             "': " + m.failure_text;
+  const std::string detail =
+      "not authenticated, so nothing was stored for partner '" + m.partner->id + "': " + m.failure_text;
   HttpAnswer a;
   if (!m.work.async_destination.empty()) {
     a = text_answer(403, "the message could not be processed: " + m.failure_text + " (no MDN follows)",
@@ -206,7 +206,7 @@ HttpAnswer Pipeline::refuse_unauthenticated(Message& m) {
 
 Next Pipeline::draft(Message& m, HttpAnswer* answer) {
   const bool failed = m.failure != gate::Failure::None;
-  const Outcome outcome = failed ? Outcome::Rejected
+  const Outcome outcome = failed                        ? Outcome::Rejected
                           : m.work.interchanges.empty() ? Outcome::Archived
                                                         : Outcome::Processed;
   std::string text;
@@ -222,10 +222,10 @@ Next Pipeline::draft(Message& m, HttpAnswer* answer) {
   }
   Result<store::Receipt> receipt = p_.draft(m, outcome, text);
   if (!receipt.is_ok()) {
-    *answer = receipt.status().kind() == Status::Kind::Transient
-                  ? retry_later(receipt.status().message(), Outcome::Error)
-                  : text_answer(500, "the gateway cannot answer this message: " + receipt.status().message(),
-                                Outcome::Error);
+    *answer =
+        receipt.status().kind() == Status::Kind::Transient
+            ? retry_later(receipt.status().message(), Outcome::Error)
+            : text_answer(500, "the gateway cannot answer this message: " + receipt.status().message(), Outcome::Error);
     return Next::Answer;
   }
   // The protocol may have found a failure while drafting (a receipt it cannot sign).
@@ -242,15 +242,14 @@ Next Pipeline::draft(Message& m, HttpAnswer* answer) {
   // A refused message books nothing; the interchanges refused for who sent
   // them stay, for their rows and the negative acknowledgments to the sender.
   if (failed_now)
-    m.work.interchanges.erase(std::remove_if(m.work.interchanges.begin(), m.work.interchanges.end(),
-                                             [](const gate::InterchangeWork& iw) {
-                                               return iw.refused == gate::Failure::None;
-                                             }),
-                              m.work.interchanges.end());
+    m.work.interchanges.erase(
+        std::remove_if(m.work.interchanges.begin(), m.work.interchanges.end(),
+                       [](const gate::InterchangeWork& iw) { return iw.refused == gate::Failure::None; }),
+        m.work.interchanges.end());
   if (c_.archive) {
     m.capture_head = redacted_head(m.request.head);
-    m.work.capture = store::CaptureRef{m.partner->id, std::string(p_.name()), m.work.claim.key.message_id,
-                                       m.work.claim.raw, m.capture_head, m.request.body};
+    m.work.capture = store::CaptureRef{m.partner->id,    std::string(p_.name()), m.work.claim.key.message_id,
+                                       m.work.claim.raw, m.capture_head,         m.request.body};
   }
   return Next::Continue;
 }

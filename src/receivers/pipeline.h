@@ -54,19 +54,18 @@ struct Context {
   const config::Partners* partners = nullptr;
   gate::Gate* gate = nullptr;
   LogSink* log = nullptr;
-  Budget* unwrap_budget = nullptr;       // bytes being unwrapped gateway-wide (null: no cap)
-  size_t max_message_bytes = 100u << 20;  // one message's unwrapped bytes, all layers together
-  std::string transport = "http";        // or "replay"
+  Budget* unwrap_budget = nullptr;              // bytes being unwrapped gateway-wide (null: no cap)
+  size_t max_message_bytes = 100u << 20;        // one message's unwrapped bytes, all layers together
+  std::string transport = "http";               // or "replay"
   std::optional<std::string> expected_partner;  // replay --partner: only this partner's messages
-  const config::EdiIds* ours = nullptr;  // what interchanges must be addressed to (<edi>); null: any
-  bool archive = true;                   // keep the request as a capture
-  std::function<void()> queued;          // called when something may have been queued in the outbox
+  const config::EdiIds* ours = nullptr;         // what interchanges must be addressed to (<edi>); null: any
+  bool archive = true;                          // keep the request as a capture
+  std::function<void()> queued;                 // called when something may have been queued in the outbox
 };
 
 // A received transport message as the stages fill it in.
 struct Message {
-  Message(const HttpRequest& r, const Context& c)
-      : request(r), lease(c.unwrap_budget, c.max_message_bytes) {}
+  Message(const HttpRequest& r, const Context& c) : request(r), lease(c.unwrap_budget, c.max_message_bytes) {}
   const HttpRequest& request;
   const config::Partner* partner = nullptr;
   gate::TransportWork work;  // key, digests, arrival, settlement, interchanges, capture
@@ -84,9 +83,9 @@ struct Message {
   // (see authenticated()) never acts on the partner's key.
   bool signature_verified = false;
   bool signature_required = false;
-  Lease lease;               // this message's share of the unwrap budget
-  std::string protocol_note; // e.g. "signed, encrypted" for the log
-  std::string capture_head;  // the head as archived: credentials redacted
+  Lease lease;                // this message's share of the unwrap budget
+  std::string protocol_note;  // e.g. "signed, encrypted" for the log
+  std::string capture_head;   // the head as archived: credentials redacted
 };
 
 enum class Next { Continue, Answer };

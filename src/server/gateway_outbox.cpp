@@ -28,10 +28,12 @@ GatewayOutbox::GatewayOutbox(const config::Gateway& gw, const config::Partners& 
           {"http", {{}, [this](const OutboxEntry& e) { return delivery::deliver_http(e, channel_options_); }}},
           {"webhook", {{}, [this](const OutboxEntry& e) { return delivery::deliver_webhook(e, channel_options_); }}},
           {"dir", {{}, [](const OutboxEntry& e) { return delivery::deliver_dir(e); }}},
-          {"as2", {[this](const OutboxEntry& e) { return delivery::prepare_as2(e, as2_); },
-                   [this](const OutboxEntry& e) { return delivery::deliver_as2(e, as2_); }}},
-          {"as4", {[this](const OutboxEntry& e) { return delivery::prepare_as4(e, as4_); },
-                   [this](const OutboxEntry& e) { return delivery::deliver_as4(e, as4_); }}}});
+          {"as2",
+           {[this](const OutboxEntry& e) { return delivery::prepare_as2(e, as2_); },
+            [this](const OutboxEntry& e) { return delivery::deliver_as2(e, as2_); }}},
+          {"as4",
+           {[this](const OutboxEntry& e) { return delivery::prepare_as4(e, as4_); },
+            [this](const OutboxEntry& e) { return delivery::deliver_as4(e, as4_); }}}});
 }
 
 }  // namespace edihub::server

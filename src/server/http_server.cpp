@@ -109,7 +109,10 @@ HttpAnswer refusal(int status, const std::string& why, int retry_after = 0) {
 
 struct HttpServer::Impl {
   Impl(ListenerOptions o, Handler& h)
-      : options(std::move(o)), handler(h), bodies(options.max_buffered_bytes), pool(options.threads, options.queue),
+      : options(std::move(o)),
+        handler(h),
+        bodies(options.max_buffered_bytes),
+        pool(options.threads, options.queue),
         acceptor(io) {}
 
   void accept();
@@ -118,8 +121,7 @@ struct HttpServer::Impl {
   // Counts a new connection from `peer`; false when over a cap.
   bool admit(const std::string& peer) {
     MutexLock lock(mu);
-    if (connections >= options.max_connections || per_client[peer] >= options.max_connections_per_client)
-      return false;
+    if (connections >= options.max_connections || per_client[peer] >= options.max_connections_per_client) return false;
     ++connections;
     ++per_client[peer];
     return true;
@@ -167,13 +169,14 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     if constexpr (std::is_same_v<Stream, ssl::stream<tcp::socket>>) {
       arm(s_.options.head_timeout_ms);
       // Bounded by the head's deadline: a client that stalls the handshake loses the socket.
-      stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](boost::system::error_code ec) {
-        if (ec) return self->close();
-        // Once per connection: every request read on it carries the same certificate.
-        self->client_cert_sha256_ =
-            crypto::certificate_sha256(SSL_get0_peer_certificate(self->stream_.native_handle()));
-        self->next_request();
-      });
+      stream_.async_handshake(
+          ssl::stream_base::server, [self = this->shared_from_this()](boost::system::error_code ec) {
+            if (ec) return self->close();
+            // Once per connection: every request read on it carries the same certificate.
+            self->client_cert_sha256_ =
+                crypto::certificate_sha256(SSL_get0_peer_certificate(self->stream_.native_handle()));
+            self->next_request();
+          });
     } else {
       next_request();
     }
@@ -181,8 +184,8 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
 
  private:
   void next_request() {
-    reader_ = std::make_unique<RequestReader>(
-        receivers::ReaderLimits{s_.options.max_head_bytes, s_.options.max_body_bytes});
+    reader_ =
+        std::make_unique<RequestReader>(receivers::ReaderLimits{s_.options.max_head_bytes, s_.options.max_body_bytes});
     s_.bodies.give(reserved_);
     reserved_ = 0;
     head_done_ = false;
@@ -206,10 +209,9 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   }
 
   void read() {
-    stream_.async_read_some(asio::buffer(chunk_, sizeof chunk_),
-                            [self = this->shared_from_this()](boost::system::error_code ec, size_t n) {
-                              self->on_read(ec, n);
-                            });
+    stream_.async_read_some(
+        asio::buffer(chunk_, sizeof chunk_),
+        [self = this->shared_from_this()](boost::system::error_code ec, size_t n) { self->on_read(ec, n); });
   }
 
   void on_read(boost::system::error_code ec, size_t n) {
@@ -233,11 +235,13 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     const size_t used = reader_->feed(pending_, &state);
     pending_.erase(0, used);
     switch (state) {
-      case RequestReader::State::Failed: return answer(reader_->failure());
+      case RequestReader::State::Failed:
+        return answer(reader_->failure());
       case RequestReader::State::NeedMore:
         if (!account()) return;
         return read();
-      case RequestReader::State::Head: return on_head(false);
+      case RequestReader::State::Head:
+        return on_head(false);
       case RequestReader::State::Done:
         if (!head_done_) return on_head(true);
         if (!account()) return;

@@ -31,14 +31,14 @@ struct ListenerOptions {
   // HttpRequest of the connection (client_cert_sha256), which a partner's
   // <auth client-cert> pins. Trust comes from the pin, not from a CA.
   bool request_client_cert = false;
-  int io_threads = 2;             // reading and writing every connection
-  int threads = 8;                // workers handling complete requests
-  int queue = 64;                 // complete requests waiting for a worker; more: 503
+  int io_threads = 2;  // reading and writing every connection
+  int threads = 8;     // workers handling complete requests
+  int queue = 64;      // complete requests waiting for a worker; more: 503
   size_t max_head_bytes = 65536;
   size_t max_body_bytes = 100u << 20;
   size_t max_buffered_bytes = 512u << 20;  // request bodies in memory, all connections together
-  int head_timeout_ms = 10000;     // from the connection (or the previous answer) to the end of the head
-  int request_timeout_ms = 120000;  // from the end of the head to the end of the body
+  int head_timeout_ms = 10000;             // from the connection (or the previous answer) to the end of the head
+  int request_timeout_ms = 120000;         // from the end of the head to the end of the body
   int max_connections = 512;
   int max_connections_per_client = 64;
 };
@@ -46,8 +46,8 @@ struct ListenerOptions {
 // What on_head decided: answer now, read the body, or first hand the head to
 // a worker (on_head_work) for what it decides that costs time.
 struct HeadDecision {
-  HeadDecision(std::nullopt_t) {}  // NOLINT: read the body
-  HeadDecision(receivers::HttpAnswer a) : answer(std::move(a)) {}  // NOLINT: answer now
+  HeadDecision(std::nullopt_t) {}                                                 // NOLINT: read the body
+  HeadDecision(receivers::HttpAnswer a) : answer(std::move(a)) {}                 // NOLINT: answer now
   HeadDecision(std::optional<receivers::HttpAnswer> a) : answer(std::move(a)) {}  // NOLINT
   static HeadDecision on_worker() {
     HeadDecision d(std::nullopt);

@@ -11,14 +11,16 @@ namespace edihub::server {
 namespace {
 constexpr size_t kBatch = 1000;
 constexpr int kPauseMs = 20;
-}
+}  // namespace
 
 LogWriter::LogWriter(std::string store_uri, size_t max_queued)
     : store_uri_(std::move(store_uri)), max_queued_(max_queued) {}
 
 LogWriter::~LogWriter() { stop(); }
 
-void LogWriter::start() { thread_ = std::thread([this] { run(); }); }
+void LogWriter::start() {
+  thread_ = std::thread([this] { run(); });
+}
 
 void LogWriter::stop() {
   {
@@ -56,7 +58,8 @@ void LogWriter::run() {
     {
       UniqueLock lock(mu_);
       // Rows collect for a few ms: one commit for many of them.
-      cv_.wait_for(lock.native(), std::chrono::milliseconds(kPauseMs), [&]() REQUIRES(mu_) { return stopping_ || rows_.size() >= kBatch; });
+      cv_.wait_for(lock.native(), std::chrono::milliseconds(kPauseMs),
+                   [&]() REQUIRES(mu_) { return stopping_ || rows_.size() >= kBatch; });
       if (rows_.empty() && !stopping_) continue;
       if (rows_.empty() && stopping_) return;
       while (!rows_.empty() && batch.size() < kBatch) {

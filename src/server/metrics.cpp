@@ -68,10 +68,10 @@ std::string Metrics::render(const store::Gauges* gauges, const std::vector<Certi
       }
       out += "edihub_request_duration_seconds_bucket{protocol=\"" + label(protocol) + "\",le=\"+Inf\"} " +
              std::to_string(h.count) + "\n";
-      out += "edihub_request_duration_seconds_sum{protocol=\"" + label(protocol) + "\"} " + number(h.sum_seconds) +
+      out +=
+          "edihub_request_duration_seconds_sum{protocol=\"" + label(protocol) + "\"} " + number(h.sum_seconds) + "\n";
+      out += "edihub_request_duration_seconds_count{protocol=\"" + label(protocol) + "\"} " + std::to_string(h.count) +
              "\n";
-      out += "edihub_request_duration_seconds_count{protocol=\"" + label(protocol) + "\"} " +
-             std::to_string(h.count) + "\n";
     }
   }
   help(&out, "edihub_partner_auth_failures_total", "counter",
@@ -117,8 +117,8 @@ std::string Metrics::render(const store::Gauges* gauges, const std::vector<Certi
        "When a certificate in use expires (its notAfter, seconds since the epoch).");
   for (const CertificateInUse& c : certificates)
     out += "edihub_certificate_expiry_timestamp_seconds{owner=\"" + label(c.owner) + "\",use=\"" + label(c.use) +
-           "\",subject=\"" + label(c.subject) + "\",serial=\"" + label(c.serial) + "\"} " + std::to_string(c.not_after) +
-           "\n";
+           "\",subject=\"" + label(c.subject) + "\",serial=\"" + label(c.serial) + "\"} " +
+           std::to_string(c.not_after) + "\n";
   return out;
 }
 

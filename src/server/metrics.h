@@ -35,8 +35,7 @@ class Metrics {
   std::string render(const store::Gauges* gauges, const std::vector<CertificateInUse>& certificates,
                      int64_t now_ms) const;  // now_ms: the store's clock, for the outbox ages
 
-  static constexpr std::array<double, 12> kBuckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
-                                                      0.5,   1,    2.5,   5,    10,  30};
+  static constexpr std::array<double, 12> kBuckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
 
  private:
   struct Histogram {
@@ -45,7 +44,8 @@ class Metrics {
     double sum_seconds = 0;
   };
   mutable Mutex mu_;
-  std::map<std::tuple<std::string, std::string, std::string>, int64_t> messages_ GUARDED_BY(mu_);  // protocol, partner, outcome
+  std::map<std::tuple<std::string, std::string, std::string>, int64_t> messages_
+      GUARDED_BY(mu_);                                        // protocol, partner, outcome
   std::map<std::string, Histogram> latency_ GUARDED_BY(mu_);  // by protocol
 };
 

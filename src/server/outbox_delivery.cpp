@@ -16,8 +16,7 @@
 
 namespace edihub::server {
 
-OutboxDelivery::OutboxDelivery(std::string store_uri, DeliveryOptions options,
-                               std::map<std::string, Channel> channels)
+OutboxDelivery::OutboxDelivery(std::string store_uri, DeliveryOptions options, std::map<std::string, Channel> channels)
     : store_uri_(std::move(store_uri)), options_(options), channels_(std::move(channels)) {}
 
 OutboxDelivery::~OutboxDelivery() { stop(); }
@@ -67,7 +66,8 @@ void OutboxDelivery::log(const store::OutboxEntry& e, const std::string& state, 
                  partner_text(e.item.reference, 1000), partner_text(e.item.destination, 2048));
   } else {
     spdlog::warn("outbox {} for {} to {}: {} (attempt {}{})", e.item.kind, partner_text(e.item.reference, 1000),
-                 partner_text(e.item.destination, 2048), partner_text(error, 500), attempts, state == "failed" ? ", giving up" : ", retrying in " + std::to_string(retry_ms) + " ms");
+                 partner_text(e.item.destination, 2048), partner_text(error, 500), attempts,
+                 state == "failed" ? ", giving up" : ", retrying in " + std::to_string(retry_ms) + " ms");
   }
 }
 
@@ -158,7 +158,8 @@ void OutboxDelivery::run() {
     if (!due.is_ok()) log_error("outbox delivery: " + due.status().message());
     UniqueLock lock(mu_);
     // Every worker wakes for something new (a generation, not a flag one of them would reset).
-    cv_.wait_for(lock.native(), std::chrono::milliseconds(options_.poll_ms), [&]() REQUIRES(mu_) { return stopping_ || wakes_ != seen; });
+    cv_.wait_for(lock.native(), std::chrono::milliseconds(options_.poll_ms),
+                 [&]() REQUIRES(mu_) { return stopping_ || wakes_ != seen; });
   }
 }
 

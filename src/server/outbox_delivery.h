@@ -22,13 +22,13 @@
 namespace edihub::server {
 
 struct DeliveryOptions {
-  int64_t first_retry_ms = 5000;      // doubled after each failure ...
+  int64_t first_retry_ms = 5000;       // doubled after each failure ...
   int64_t max_retry_ms = 3600 * 1000;  // ... up to this
   int max_attempts = 12;               // then the item is failed, for the operator
   int timeout_seconds = 30;
-  int workers = 4;                     // threads, each leasing one row at a time
-  int64_t poll_ms = 1000;              // new items also wake the worker at once
-  bool json_log = false;               // log lines as JSON objects (<log format="json">)
+  int workers = 4;         // threads, each leasing one row at a time
+  int64_t poll_ms = 1000;  // new items also wake the worker at once
+  bool json_log = false;   // log lines as JSON objects (<log format="json">)
 };
 
 class OutboxDelivery {
@@ -78,6 +78,5 @@ class OutboxDelivery {
   bool stopping_ GUARDED_BY(mu_) = false;
   uint64_t wakes_ GUARDED_BY(mu_) = 0;  // wake() calls so far
 };
-
 
 }  // namespace edihub::server

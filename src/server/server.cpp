@@ -48,8 +48,9 @@ HttpAnswer ready_answer(const std::string& store_uri) {
   std::string error;
   store::Store* store = thread_store(store_uri, &error);
   Result<int64_t> now = store != nullptr ? store->now_ms() : Result<int64_t>(Status::unavailable(error));
-  HttpAnswer a = now.is_ok() ? receivers::text_answer(200, "ready", Outcome::Processed)
-                             : receivers::text_answer(503, "store unavailable: " + now.status().message(), Outcome::Error);
+  HttpAnswer a = now.is_ok()
+                     ? receivers::text_answer(200, "ready", Outcome::Processed)
+                     : receivers::text_answer(503, "store unavailable: " + now.status().message(), Outcome::Error);
   a.detail.clear();
   return a;
 }
@@ -64,25 +65,27 @@ struct MetricsHandler : Handler {
   HeadDecision on_head(const HttpRequest& head) override {
     const std::string path = path_of(head);
     if (head.method == "GET" && path == "/healthz") return receivers::text_answer(200, "ok", Outcome::Processed);
-    if (head.method == "GET" && (path == "/metrics" || path == "/readyz")) return std::nullopt;  // a worker asks the store
+    if (head.method == "GET" && (path == "/metrics" || path == "/readyz"))
+      return std::nullopt;  // a worker asks the store
     return receivers::text_answer(404, "no such endpoint (GET /metrics, /healthz, /readyz)", Outcome::Rejected);
   }
   HttpAnswer on_request(const HttpRequest& request) override {
     if (path_of(request) == "/readyz") return ready_answer(config.store_uri);
     std::string error;
     store::Store* store = thread_store(config.store_uri, &error);
-    Result<store::Gauges> gauges = store != nullptr ? store->gauges(max_failures)
-                                                    : Result<store::Gauges>(Status::unavailable(error));
+    Result<store::Gauges> gauges =
+        store != nullptr ? store->gauges(max_failures) : Result<store::Gauges>(Status::unavailable(error));
     Result<int64_t> now = store != nullptr ? store->now_ms() : Result<int64_t>(Status::unavailable(error));
-    const int64_t now_ms = now.is_ok() ? now.value()
-                                       : std::chrono::duration_cast<std::chrono::milliseconds>(
-                                             std::chrono::system_clock::now().time_since_epoch())
-                                             .count();
+    const int64_t now_ms =
+        now.is_ok()
+            ? now.value()
+            : std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+                  .count();
     HttpAnswer a;
     a.status = 200;
     a.headers = {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}};
-    a.body = metrics.render(gauges.is_ok() ? &gauges.value() : nullptr, certificates, now_ms) +
-             render_gate(gate.stats());
+    a.body =
+        metrics.render(gauges.is_ok() ? &gauges.value() : nullptr, certificates, now_ms) + render_gate(gate.stats());
     a.outcome = Outcome::Processed;
     return a;
   }
@@ -189,15 +192,17 @@ struct Server::Impl : Handler {
         a.detail.clear();
         return a;
       }
-      case Route::Ready: return std::nullopt;  // a worker asks the store
+      case Route::Ready:
+        return std::nullopt;  // a worker asks the store
       case Route::None: {
-        HttpAnswer a = receivers::text_answer(404, "no such endpoint: " + partner_text(head.method, 16) + " " +
-                                                       partner_text(head.target, 200),
-                                              Outcome::Rejected);
+        HttpAnswer a = receivers::text_answer(
+            404, "no such endpoint: " + partner_text(head.method, 16) + " " + partner_text(head.target, 200),
+            Outcome::Rejected);
         return a;
       }
       case Route::As2:
-      case Route::As4: break;
+      case Route::As4:
+        break;
     }
     bool needs_hash = false;
     std::optional<HttpAnswer> refused = screen(head, false, &needs_hash);
@@ -277,8 +282,7 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
     if (certs.is_ok()) certificates = std::move(certs.value());
   }
   if (config.metrics_port >= 0) {
-    impl_->metrics_handler =
-        std::make_unique<MetricsHandler>(config, impl_->metrics, gate, certificates);
+    impl_->metrics_handler = std::make_unique<MetricsHandler>(config, impl_->metrics, gate, certificates);
     ListenerOptions o;
     o.address = config.metrics_address;
     o.port = config.metrics_port;

@@ -108,8 +108,8 @@ class ConsoleStore {
   virtual Result<std::vector<Operator>> operators(const std::string& name = "") = 0;
   Result<std::optional<Operator>> find_operator(const std::string& name);
 
-  virtual Status put_session(const std::string& token_sha256, const std::string& operator_name,
-                             const std::string& csrf, int64_t expires_at_ms) = 0;
+  virtual Status put_session(const std::string& token_sha256, const std::string& operator_name, const std::string& csrf,
+                             int64_t expires_at_ms) = 0;
   // The live session of that token digest (expired ones are not found).
   virtual Result<std::optional<ConsoleSession>> find_session(const std::string& token_sha256) = 0;
   virtual Status end_session(const std::string& token_sha256) = 0;

@@ -14,7 +14,8 @@ class ConsoleBackend : public ConsoleStore {
 
   Result<std::vector<MessageRow>> find_messages(const MessageQuery& query) override;
   Result<std::optional<MessageRow>> message(int64_t id) override;
-  Result<std::vector<MessageRow>> transport_rows(const std::string& partner_id, const std::string& transport_id) override;
+  Result<std::vector<MessageRow>> transport_rows(const std::string& partner_id,
+                                                 const std::string& transport_id) override;
   Result<std::vector<KeyRecord>> open_keys(const std::string& state, int64_t min_failures, int limit) override;
   Result<std::vector<BookedDocument>> documents_from(const std::string& partner_id, const std::string& source) override;
   Result<std::vector<HourCount>> hourly(int64_t since_ms) override;

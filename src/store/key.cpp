@@ -31,9 +31,12 @@ std::string_view MessageKey::protocol() const {
 
 std::string_view state_name(KeyState s) {
   switch (s) {
-    case KeyState::Processing: return "processing";
-    case KeyState::Completed: return "completed";
-    case KeyState::Failed: return "failed";
+    case KeyState::Processing:
+      return "processing";
+    case KeyState::Completed:
+      return "completed";
+    case KeyState::Failed:
+      return "failed";
   }
   return "processing";
 }

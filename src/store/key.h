@@ -25,14 +25,11 @@ struct MessageKey {
   static MessageKey as2(std::string partner, std::string_view message_id_header);
   static MessageKey as4(std::string partner, std::string_view eb_message_id);
   static MessageKey x12(std::string partner, std::string_view isa06, std::string_view isa13);
-  static MessageKey edifact(std::string partner, std::string_view sender_0004,
-                            std::string_view control_0020);
+  static MessageKey edifact(std::string partner, std::string_view sender_0004, std::string_view control_0020);
 
   // "as2", "as4", "x12" or "edifact": the part before the first ':'.
   std::string_view protocol() const;
-  bool operator==(const MessageKey& o) const {
-    return partner_id == o.partner_id && message_id == o.message_id;
-  }
+  bool operator==(const MessageKey& o) const { return partner_id == o.partner_id && message_id == o.message_id; }
 };
 
 enum class KeyState { Processing, Completed, Failed };
@@ -45,9 +42,7 @@ struct Receipt {
   std::string headers;  // header lines needed to reproduce it, "Name: value\r\n" each
   std::string body;     // exact bytes
   bool empty() const { return status == 0 && headers.empty() && body.empty(); }
-  bool operator==(const Receipt& o) const {
-    return status == o.status && headers == o.headers && body == o.body;
-  }
+  bool operator==(const Receipt& o) const { return status == o.status && headers == o.headers && body == o.body; }
 };
 
 struct KeyRecord {

@@ -11,10 +11,14 @@ namespace edihub::store {
 
 std::string_view applied_name(Applied a) {
   switch (a) {
-    case Applied::Inserted: return "inserted";
-    case Applied::Replaced: return "replaced";
-    case Applied::Cancelled: return "cancelled";
-    case Applied::IgnoredOlder: return "ignored-older";
+    case Applied::Inserted:
+      return "inserted";
+    case Applied::Replaced:
+      return "replaced";
+    case Applied::Cancelled:
+      return "cancelled";
+    case Applied::IgnoredOlder:
+      return "ignored-older";
   }
   return "inserted";
 }

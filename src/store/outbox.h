@@ -68,10 +68,9 @@ class OutboxStore {
   // our messages (channel as2; never an MDN we send, a webhook ...) that was
   // actually posted (sent, or prepared and posted at least once), not settled.
   virtual Result<std::optional<OutboxEntry>> outbox_awaiting(const std::string& partner_id,
-                                                           const std::string& message_id) = 0;
+                                                             const std::string& message_id) = 0;
   // The final state of a sent row once its async MDN came: delivered, or failed with why.
-  virtual Status outbox_answered(int64_t id, bool delivered, const std::string& receipt,
-                                 const std::string& error) = 0;
+  virtual Status outbox_answered(int64_t id, bool delivered, const std::string& receipt, const std::string& error) = 0;
 
   // For the operator (`edihub outbox`): newest first.
   virtual Result<std::vector<OutboxEntry>> list_outbox(const OutboxFilter& filter) = 0;

@@ -13,9 +13,12 @@ std::string date_key(const std::string& date) {
 
 int purpose_rank(business::Purpose p) {
   switch (p) {
-    case business::Purpose::Original: return 0;
-    case business::Purpose::Replace: return 1;
-    case business::Purpose::Cancel: return 2;
+    case business::Purpose::Original:
+      return 0;
+    case business::Purpose::Replace:
+      return 1;
+    case business::Purpose::Cancel:
+      return 2;
   }
   return 0;
 }

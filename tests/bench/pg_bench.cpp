@@ -99,14 +99,17 @@ struct Pq {
   PGconn* c;
   explicit Pq(const std::string& uri) : c(PQconnectdb(uri.c_str())) {
     if (PQstatus(c) != CONNECTION_OK) die(PQerrorMessage(c));
-    prepare("ins", "INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, received_at, updated_at,"
-                   " lease_until, attempts, failures, payload_sha256, raw_sha256)"
-                   " VALUES ('bench', $1, 'x12', 'processing', 1, 1, 2, 1, 0, $2, $2) ON CONFLICT DO NOTHING");
-    prepare("set", "UPDATE idempotency_keys SET state = 'completed', receipt_status = 200, receipt_headers = $2,"
-                   " receipt_body = $3, outcome = 'processed', lease_until = NULL"
-                   " WHERE partner_id = 'bench' AND message_id = $1 AND attempts = 1");
-    prepare("get", "SELECT state, receipt_status, receipt_headers, receipt_body FROM idempotency_keys"
-                   " WHERE partner_id = 'bench' AND message_id = $1");
+    prepare("ins",
+            "INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, received_at, updated_at,"
+            " lease_until, attempts, failures, payload_sha256, raw_sha256)"
+            " VALUES ('bench', $1, 'x12', 'processing', 1, 1, 2, 1, 0, $2, $2) ON CONFLICT DO NOTHING");
+    prepare("set",
+            "UPDATE idempotency_keys SET state = 'completed', receipt_status = 200, receipt_headers = $2,"
+            " receipt_body = $3, outcome = 'processed', lease_until = NULL"
+            " WHERE partner_id = 'bench' AND message_id = $1 AND attempts = 1");
+    prepare("get",
+            "SELECT state, receipt_status, receipt_headers, receipt_body FROM idempotency_keys"
+            " WHERE partner_id = 'bench' AND message_id = $1");
   }
   ~Pq() { PQfinish(c); }
   void prepare(const char* name, const char* sql) {
@@ -168,7 +171,8 @@ int main(int argc, char** argv) {
         " encode(sha256(convert_to(g::text, 'UTF8')), 'hex'),"
         " encode(sha256(convert_to(g::text, 'UTF8')), 'hex'), 200, 'Content-Type: application/edi-x12',"
         " convert_to(repeat('r', 300), 'UTF8'), 'processed'"
-        " FROM generate_series(1, " + std::to_string(keys) + ") g ON CONFLICT DO NOTHING";
+        " FROM generate_series(1, " +
+        std::to_string(keys) + ") g ON CONFLICT DO NOTHING";
     pq.command(sql.c_str());
     pq.command("ANALYZE idempotency_keys");
   }
@@ -260,9 +264,10 @@ int main(int argc, char** argv) {
         [&](int t, uint64_t n) {
           const std::string id = "purge:" + key_id(t, n);
           gate::KeyClaim c{{"bench", id}, store::PayloadDigest::from_hex(sha(n)), store::RawDigest::from_hex(sha(n))};
-          gate::KeyOutcome out = gate::pass_key(g, *stores[t], c, [&](store::Transaction&) -> Result<store::Settlement> {
-            return store::Settlement{store::KeyState::Completed, {200, kHeaders, kReceipt}, Outcome::Processed, ""};
-          });
+          gate::KeyOutcome out =
+              gate::pass_key(g, *stores[t], c, [&](store::Transaction&) -> Result<store::Settlement> {
+                return store::Settlement{store::KeyState::Completed, {200, kHeaders, kReceipt}, Outcome::Processed, ""};
+              });
           if (out.outcome != Outcome::Processed && failures++ == 0)
             std::fprintf(stderr, "new during purge: %s\n", out.detail.c_str());
         },

@@ -58,8 +58,7 @@ constexpr const char* kPartner = "P1";
 constexpr int64_t kDayMs = 24LL * 3600 * 1000;
 
 int64_t wall_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -154,8 +153,8 @@ struct Stmt {
 
 // Opens a connection with the store's pragmas.
 void open_like_store(Db& d, const std::string& path, const std::string& sync, int busy_ms = 30000) {
-  if (sqlite3_open_v2(path.c_str(), &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
-                      nullptr) != SQLITE_OK)
+  if (sqlite3_open_v2(path.c_str(), &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, nullptr) !=
+      SQLITE_OK)
     die("open " + path + ": " + (d.db ? sqlite3_errmsg(d.db) : "?"));
   sqlite3_busy_timeout(d.db, busy_ms);
   exec(d.db, "PRAGMA journal_mode = WAL");
@@ -272,28 +271,29 @@ class GateNewWorker : public Worker {
     NewKey k = new_key(thread_, n);
     gate::KeyClaim req{{kPartner, k.id}, store::PayloadDigest::from_hex(k.sha), store::RawDigest::from_hex(k.sha)};
     const bool with_log = with_log_;
-    gate::KeyOutcome out = gate::pass_key(gate_, *store_, req, [&](store::Transaction& tx) -> Result<store::Settlement> {
-      Result<int64_t> seq = tx.next_sequence("bench-ack");
-      if (!seq.is_ok()) return seq.status();
-      if (with_log) {  // the intake's message-log row, committed with the effect
-        store::MessageLog m;
-        m.partner_id = kPartner;
-        m.protocol = "x12";
-        m.transport = "replay";
-        m.transport_id = "bench";
-        m.message_id = k.id;
-        m.outcome = Outcome::Processed;
-        m.bytes = 2000;
-        m.documents = 1;
-        Status logged = tx.log(m);
-        if (!logged.is_ok()) return logged;
-      }
-      store::Settlement s;
-      s.state = store::KeyState::Completed;
-      s.receipt = {200, kReceiptHeaders, receipt_body()};
-      s.outcome = Outcome::Processed;
-      return s;
-    });
+    gate::KeyOutcome out =
+        gate::pass_key(gate_, *store_, req, [&](store::Transaction& tx) -> Result<store::Settlement> {
+          Result<int64_t> seq = tx.next_sequence("bench-ack");
+          if (!seq.is_ok()) return seq.status();
+          if (with_log) {  // the intake's message-log row, committed with the effect
+            store::MessageLog m;
+            m.partner_id = kPartner;
+            m.protocol = "x12";
+            m.transport = "replay";
+            m.transport_id = "bench";
+            m.message_id = k.id;
+            m.outcome = Outcome::Processed;
+            m.bytes = 2000;
+            m.documents = 1;
+            Status logged = tx.log(m);
+            if (!logged.is_ok()) return logged;
+          }
+          store::Settlement s;
+          s.state = store::KeyState::Completed;
+          s.receipt = {200, kReceiptHeaders, receipt_body()};
+          s.outcome = Outcome::Processed;
+          return s;
+        });
     if (out.outcome != Outcome::Processed) {
       *err = std::string(outcome_name(out.outcome)) + ": " + out.detail;
       return false;
@@ -589,14 +589,14 @@ Run run_timed(std::vector<std::unique_ptr<Worker>> workers, double seconds) {
 
 void print_header(const char* title) {
   std::printf("\n== %s\n", title);
-  std::printf("%-7s %-7s %-22s %10s %10s %10s %10s %10s %6s\n", "sync", "writers", "impl", "ops", "ops/s",
-              "p50 us", "p99 us", "max us", "errors");
+  std::printf("%-7s %-7s %-22s %10s %10s %10s %10s %10s %6s\n", "sync", "writers", "impl", "ops", "ops/s", "p50 us",
+              "p99 us", "max us", "errors");
 }
 
 void print_run(const Run& r) {
-  std::printf("%-7s %7d %-22s %10" PRId64 " %10.0f %10.1f %10.1f %10.1f %6" PRId64 "\n", r.sync.c_str(),
-              r.writers, r.impl.c_str(), r.stats.ops, r.stats.ops_per_s, r.stats.p50_us, r.stats.p99_us,
-              r.stats.max_us, r.stats.errors);
+  std::printf("%-7s %7d %-22s %10" PRId64 " %10.0f %10.1f %10.1f %10.1f %6" PRId64 "\n", r.sync.c_str(), r.writers,
+              r.impl.c_str(), r.stats.ops, r.stats.ops_per_s, r.stats.p50_us, r.stats.p99_us, r.stats.max_us,
+              r.stats.errors);
   if (!r.first_error.empty()) std::printf("        first error: %s\n", r.first_error.c_str());
   std::fflush(stdout);
 }
@@ -632,8 +632,7 @@ struct Options {
 // runs on its own connection; the writer's latency before and during the purge.
 // false when the purge or the writer failed.
 template <class OpenStore>
-bool run_purge(const Options& o, const std::string& dir, gate::Gate& gate, OpenStore open_edihub,
-               std::string* json) {
+bool run_purge(const Options& o, const std::string& dir, gate::Gate& gate, OpenStore open_edihub, std::string* json) {
   std::printf("\n== purge: %" PRId64 " old keys, batch 1000, synchronous=%s, one concurrent gate::pass_key writer\n",
               o.purge_keys, o.purge_sync.c_str());
   const std::string ppath = dir + "/purge.db";
@@ -666,8 +665,10 @@ bool run_purge(const Options& o, const std::string& dir, gate::Gate& gate, OpenS
       auto a = Clock::now();
       bool ok = writer.op(n++, &err);
       auto b = Clock::now();
-      if (ok) samples.push_back({ns_since(origin, a), ns_since(a, b)});
-      else if (writer_errors++ == 0) writer_first_error = err;
+      if (ok)
+        samples.push_back({ns_since(origin, a), ns_since(a, b)});
+      else if (writer_errors++ == 0)
+        writer_first_error = err;
     }
   });
   // The WAL's size, sampled: a purge that outruns the checkpoints grows it.
@@ -747,23 +748,23 @@ bool run_purge(const Options& o, const std::string& dir, gate::Gate& gate, OpenS
   Stats sd = summarize(during, 0, purge_s);
   Stats sbatch = summarize(batch_ns, 0, purge_s);
   const double rows_per_s = purge_s > 0 ? double(deleted) / purge_s : 0;
-  std::printf("  deleted %" PRId64 " keys in %" PRId64 " batches, %.2f s: %.0f rows/s (kept live %" PRId64
-              ")\n",
+  std::printf("  deleted %" PRId64 " keys in %" PRId64 " batches, %.2f s: %.0f rows/s (kept live %" PRId64 ")\n",
               deleted, batches, purge_s, rows_per_s, kept_live);
   const double slowest_at_s = batch_at_ns.empty() ? 0 : double(batch_at_ns[slowest]) / 1e9;
-  std::printf("  purge batch time: p50 %.1f ms, p99 %.1f ms, max %.1f ms (batch #%zu of %zu, started %.2f s in),"
-              " %" PRId64 " batches over 100 ms\n",
-              sbatch.p50_us / 1000, sbatch.p99_us / 1000, sbatch.max_us / 1000, slowest + 1, batch_ns.size(),
-              slowest_at_s, slow_batches);
+  std::printf(
+      "  purge batch time: p50 %.1f ms, p99 %.1f ms, max %.1f ms (batch #%zu of %zu, started %.2f s in),"
+      " %" PRId64 " batches over 100 ms\n",
+      sbatch.p50_us / 1000, sbatch.p99_us / 1000, sbatch.max_us / 1000, slowest + 1, batch_ns.size(), slowest_at_s,
+      slow_batches);
   std::printf("  WAL size: max %.1f MB before the purge, %.1f MB during it (%.2f s in)\n",
               double(wal_max_before.load()) / 1048576.0, double(wal_max.load()) / 1048576.0,
               double(wal_max_at_ns.load() - ps) / 1e9);
   if (!purge_error.empty()) std::printf("  purge error: %s\n", purge_error.c_str());
   std::printf("  %-16s %10s %10s %10s %10s %10s\n", "writer", "ops", "ops/s", "p50 us", "p99 us", "max us");
-  std::printf("  %-16s %10" PRId64 " %10.0f %10.1f %10.1f %10.1f\n", "before purge", sb.ops, sb.ops_per_s,
-              sb.p50_us, sb.p99_us, sb.max_us);
-  std::printf("  %-16s %10" PRId64 " %10.0f %10.1f %10.1f %10.1f\n", "during purge", sd.ops, sd.ops_per_s,
-              sd.p50_us, sd.p99_us, sd.max_us);
+  std::printf("  %-16s %10" PRId64 " %10.0f %10.1f %10.1f %10.1f\n", "before purge", sb.ops, sb.ops_per_s, sb.p50_us,
+              sb.p99_us, sb.max_us);
+  std::printf("  %-16s %10" PRId64 " %10.0f %10.1f %10.1f %10.1f\n", "during purge", sd.ops, sd.ops_per_s, sd.p50_us,
+              sd.p99_us, sd.max_us);
   std::printf("  worst added latency: max %+.1f ms (at %.2f s into the purge), p99 %+.1f ms\n",
               (sd.max_us - sb.max_us) / 1000, double(worst_at_ns) / 1e9, (sd.p99_us - sb.p99_us) / 1000);
   if (writer_errors)
@@ -771,14 +772,15 @@ bool run_purge(const Options& o, const std::string& dir, gate::Gate& gate, OpenS
   std::fflush(stdout);
 
   char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "{\"sync\":\"%s\",\"deleted\":%" PRId64 ",\"batches\":%" PRId64
-                ",\"seconds\":%.3f,\"rows_per_s\":%.1f,\"batch_p50_ms\":%.2f,\"batch_p99_ms\":%.2f,"
-                "\"batch_max_ms\":%.2f,\"slowest_batch\":%zu,\"slowest_batch_at_s\":%.3f,\"batches_over_100ms\":%" PRId64
-                ",\"wal_max_mb_before\":%.1f,\"wal_max_mb\":%.1f,",
-                o.purge_sync.c_str(), deleted, batches, purge_s, rows_per_s, sbatch.p50_us / 1000,
-                sbatch.p99_us / 1000, double(slowest_ns) / 1e6, slowest + 1, slowest_at_s, slow_batches,
-                double(wal_max_before.load()) / 1048576.0, double(wal_max.load()) / 1048576.0);
+  std::snprintf(
+      buf, sizeof buf,
+      "{\"sync\":\"%s\",\"deleted\":%" PRId64 ",\"batches\":%" PRId64
+      ",\"seconds\":%.3f,\"rows_per_s\":%.1f,\"batch_p50_ms\":%.2f,\"batch_p99_ms\":%.2f,"
+      "\"batch_max_ms\":%.2f,\"slowest_batch\":%zu,\"slowest_batch_at_s\":%.3f,\"batches_over_100ms\":%" PRId64
+      ",\"wal_max_mb_before\":%.1f,\"wal_max_mb\":%.1f,",
+      o.purge_sync.c_str(), deleted, batches, purge_s, rows_per_s, sbatch.p50_us / 1000, sbatch.p99_us / 1000,
+      double(slowest_ns) / 1e6, slowest + 1, slowest_at_s, slow_batches, double(wal_max_before.load()) / 1048576.0,
+      double(wal_max.load()) / 1048576.0);
   *json = buf;
   std::snprintf(buf, sizeof buf, "\"added_max_ms\":%.2f,\"added_p99_ms\":%.2f,\"writer_errors\":%" PRId64 "}",
                 (sd.max_us - sb.max_us) / 1000, (sd.p99_us - sb.p99_us) / 1000, writer_errors);
@@ -809,14 +811,22 @@ int main(int argc, char** argv) {
                a == "--only" || a == "--sync" || a == "--writers") {
       const char* v = next();
       if (!v) return usage();
-      if (a == "--seconds") o.seconds = std::atof(v), seconds_set = true;
-      else if (a == "--keys") o.keys = std::atoll(v), keys_set = true;
-      else if (a == "--purge-keys") o.purge_keys = std::atoll(v), purge_set = true;
-      else if (a == "--purge-sync") o.purge_sync = v;
-      else if (a == "--only") o.only = v;
-      else if (a == "--sync") o.sync = v;
-      else if (a == "--writers") o.writers = std::atoi(v);
-      else o.dir = v;
+      if (a == "--seconds")
+        o.seconds = std::atof(v), seconds_set = true;
+      else if (a == "--keys")
+        o.keys = std::atoll(v), keys_set = true;
+      else if (a == "--purge-keys")
+        o.purge_keys = std::atoll(v), purge_set = true;
+      else if (a == "--purge-sync")
+        o.purge_sync = v;
+      else if (a == "--only")
+        o.only = v;
+      else if (a == "--sync")
+        o.sync = v;
+      else if (a == "--writers")
+        o.writers = std::atoi(v);
+      else
+        o.dir = v;
     } else {
       return usage();
     }
@@ -856,8 +866,7 @@ int main(int argc, char** argv) {
     auto t0 = Clock::now();
     create_preloaded(tmpl, o.keys, wall_ms() - 30 * kDayMs, 1);
     std::printf("  preloaded %" PRId64 " keys in %.2f s (%.1f MB)\n", o.keys,
-                std::chrono::duration<double>(Clock::now() - t0).count(),
-                double(fs::file_size(tmpl)) / 1048576.0);
+                std::chrono::duration<double>(Clock::now() - t0).count(), double(fs::file_size(tmpl)) / 1048576.0);
   }
   int run_no = 0;
   auto fresh_copy = [&]() {
@@ -898,26 +907,28 @@ int main(int argc, char** argv) {
         std::vector<std::unique_ptr<Worker>> workers;
         for (int t = 0; t < w; ++t) {
           std::string i = impl;
-          if (i == "floor_capi_1tx") workers.push_back(std::make_unique<FloorWorker>(path, sync, t));
-          else if (i == "capi_edihub_stmts") workers.push_back(std::make_unique<ShapeWorker>(path, sync, t));
-          else workers.push_back(std::make_unique<GateNewWorker>(open_edihub(path, sync), gate, t,
-                                                                i == "edihub_gate+log"));
+          if (i == "floor_capi_1tx")
+            workers.push_back(std::make_unique<FloorWorker>(path, sync, t));
+          else if (i == "capi_edihub_stmts")
+            workers.push_back(std::make_unique<ShapeWorker>(path, sync, t));
+          else
+            workers.push_back(
+                std::make_unique<GateNewWorker>(open_edihub(path, sync), gate, t, i == "edihub_gate+log"));
         }
         record(run_timed(std::move(workers), o.seconds), "new_keys", impl, sync, path);
       }
     }
   }
 
-  auto find = [&](const std::string& section, const std::string& impl, const std::string& sync,
-                  int w) -> const Run* {
+  auto find = [&](const std::string& section, const std::string& impl, const std::string& sync, int w) -> const Run* {
     for (const auto& r : runs)
       if (r.section == section && r.impl == impl && r.sync == sync && r.writers == w) return &r;
     return nullptr;
   };
   if (do_new) std::printf("\n   edihub / floor (new keys/s; target >= 0.80)\n");
   if (do_new)
-    std::printf("%-7s %7s %12s %14s %18s %14s\n", "sync", "writers", "gate/floor", "gate+log/floor",
-                "capi_stmts/floor", "gate/capi_stmts");
+    std::printf("%-7s %7s %12s %14s %18s %14s\n", "sync", "writers", "gate/floor", "gate+log/floor", "capi_stmts/floor",
+                "gate/capi_stmts");
   std::string ratios_json;
   for (const auto& sync : do_new ? syncs : std::vector<std::string>{}) {
     for (int w : writer_counts) {
@@ -966,8 +977,8 @@ int main(int argc, char** argv) {
   // The final JSON line.
   std::string runs_json;
   for (const auto& r : runs) runs_json += (runs_json.empty() ? "" : ",") + json_run(r);
-  std::printf("\n{\"bench\":\"store\",\"sqlite\":\"%s\",\"seconds\":%.2f,\"keys\":%" PRId64
-              ",\"purge_keys\":%" PRId64 ",\"runs\":[%s],\"ratios\":[%s],\"purge\":%s}\n",
+  std::printf("\n{\"bench\":\"store\",\"sqlite\":\"%s\",\"seconds\":%.2f,\"keys\":%" PRId64 ",\"purge_keys\":%" PRId64
+              ",\"runs\":[%s],\"ratios\":[%s],\"purge\":%s}\n",
               sqlite3_libversion(), o.seconds, o.keys, o.purge_keys, runs_json.c_str(), ratios_json.c_str(),
               purge_json.c_str());
   return any_errors ? 1 : 0;

@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Lease lease(&shared, 4u << 20);
     Result<as2::Unwrapped> u = as2::unwrap(outer, options(), lease);
     if (u.is_ok() && !u->signed_ && !u->encrypted && u->mic.empty()) __builtin_trap();  // a MIC is always made
-    if (!u.is_ok() && u.status().message().empty()) __builtin_trap();                  // and a reason otherwise
+    if (!u.is_ok() && u.status().message().empty()) __builtin_trap();                   // and a reason otherwise
   }
   if (shared.used() != 0) __builtin_trap();
   return 0;

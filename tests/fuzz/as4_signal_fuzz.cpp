@@ -8,8 +8,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   edihub::as4::Signal s;
-  const std::string why =
-      edihub::as4::parse_signal(std::string_view(reinterpret_cast<const char*>(data), size), &s);
+  const std::string why = edihub::as4::parse_signal(std::string_view(reinterpret_cast<const char*>(data), size), &s);
   if (why.empty() && !s.receipt && s.errors.empty()) __builtin_trap();  // a signal says something
   return 0;
 }

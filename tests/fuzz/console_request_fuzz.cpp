@@ -38,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   receivers::HttpRequest r;
   r.method = size > 0 && (data[0] & 1) ? "POST" : "GET";
   r.target = "/" + input.substr(0, a);
-  if (a != std::string::npos) r.headers.push_back({"Cookie", input.substr(a + 1, b == std::string::npos ? b : b - a - 1)});
+  if (a != std::string::npos)
+    r.headers.push_back({"Cookie", input.substr(a + 1, b == std::string::npos ? b : b - a - 1)});
   if (b != std::string::npos) r.body = input.substr(b + 1);
 
   Result<console::Form> form = console::parse_form(r);

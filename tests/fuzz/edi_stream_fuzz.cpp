@@ -55,12 +55,15 @@ class Schedule {
   size_t next() {
     ++i_;
     switch (kind_) {
-      case 0: return n_;
-      case 1: return i_ % 2 == 0 ? 1 : n_;
+      case 0:
+        return n_;
+      case 1:
+        return i_ % 2 == 0 ? 1 : n_;
       case 2:
         state_ = state_ * 1103515245u + 12345u;
         return 1 + (state_ >> 16) % (4 * n_);
-      default: return 64 * n_;
+      default:
+        return 64 * n_;
     }
   }
 
@@ -96,8 +99,7 @@ void compare(const edi::Interchange& a, const edi::Interchange& b) {
   same(a.application_reference == b.application_reference, "application reference");
   const edi::Delimiters &da = a.delimiters, &db = b.delimiters;
   same(da.element == db.element && da.component == db.component && da.repetition == db.repetition &&
-           da.release == db.release && da.decimal == db.decimal &&
-           da.terminator.view() == db.terminator.view(),
+           da.release == db.release && da.decimal == db.decimal && da.terminator.view() == db.terminator.view(),
        "delimiters");
   same(a.segments == b.segments, "interchange segment count");
   same(a.group_count == b.group_count, "group count");
@@ -176,7 +178,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   same(whole.errors.size() == streamed.errors.size(), "number of file-level errors");
   for (size_t i = 0; i < whole.errors.size(); ++i) compare_errors(whole.errors[i], streamed.errors[i]);
   same(whole.interchanges.size() == streamed.interchanges.size(), "number of interchanges");
-  for (size_t i = 0; i < whole.interchanges.size(); ++i)
-    compare(whole.interchanges[i], streamed.interchanges[i]);
+  for (size_t i = 0; i < whole.interchanges.size(); ++i) compare(whole.interchanges[i], streamed.interchanges[i]);
   return 0;
 }

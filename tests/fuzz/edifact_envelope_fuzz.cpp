@@ -48,12 +48,10 @@ void check_contrl(const edi::Interchange& ic) {
         std::fprintf(stderr, "edifact_envelope_fuzz: CONTRL (duplicate=%d) does not parse back cleanly:\n%s\n",
                      duplicate ? 1 : 0, escaped(contrl).c_str());
         for (const auto& e : r.errors)
-          std::fprintf(stderr, "  file error %s: %s\n", std::string(edi::code_name(e.code)).c_str(),
-                       e.text.c_str());
+          std::fprintf(stderr, "  file error %s: %s\n", std::string(edi::code_name(e.code)).c_str(), e.text.c_str());
         for (const auto& back : r.interchanges)
           for (const auto& e : back.errors)
-            std::fprintf(stderr, "  error %s: %s\n", std::string(edi::code_name(e.code)).c_str(),
-                         e.text.c_str());
+            std::fprintf(stderr, "  error %s: %s\n", std::string(edi::code_name(e.code)).c_str(), e.text.c_str());
         fail("CONTRL does not parse back with zero errors");
       }
       const edi::Interchange& back = r.interchanges[0];

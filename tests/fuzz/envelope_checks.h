@@ -72,8 +72,7 @@ void check_model(const edi::ParseResult& r, uint64_t size) {
       check(e.offset <= size, "error offset beyond the input");
       check(e.group < static_cast<int>(ic.groups.size()), "error group index out of range");
       if (e.group >= 0 && e.message >= 0)
-        check(e.message < static_cast<int>(ic.groups[e.group].messages.size()),
-              "error message index out of range");
+        check(e.message < static_cast<int>(ic.groups[e.group].messages.size()), "error message index out of range");
     }
   }
   for (const edi::EnvelopeError& e : r.errors) check(e.offset <= size, "file error offset beyond the input");

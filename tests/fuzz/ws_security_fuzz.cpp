@@ -33,7 +33,8 @@ const edihub::crypto::wss::Policy& policy() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string_view soap(reinterpret_cast<const char*>(data), size), attachment = "ISA*00*          *00*          *ZZ*ACMESUPPLY~";
+  std::string_view soap(reinterpret_cast<const char*>(data), size),
+      attachment = "ISA*00*          *00*          *ZZ*ACMESUPPLY~";
   constexpr std::string_view kSeparator = "\n--attachment--\n";
   if (size_t at = soap.find(kSeparator); at != std::string_view::npos) {
     attachment = soap.substr(at + kSeparator.size());

@@ -56,15 +56,12 @@ edi::Interchange reparse(const std::string& ack, bool must_be_clean, const char*
   check_model(r, ack.size());
   if (must_be_clean) {
     if (!r.errors.empty() || r.interchanges.size() != 1 || !r.interchanges[0].ok()) {
-      std::fprintf(stderr, "x12_envelope_fuzz: %s does not parse back cleanly:\n%s\n", what,
-                   escaped(ack).c_str());
+      std::fprintf(stderr, "x12_envelope_fuzz: %s does not parse back cleanly:\n%s\n", what, escaped(ack).c_str());
       for (const auto& e : r.errors)
-        std::fprintf(stderr, "  file error %s: %s\n", std::string(edi::code_name(e.code)).c_str(),
-                     e.text.c_str());
+        std::fprintf(stderr, "  file error %s: %s\n", std::string(edi::code_name(e.code)).c_str(), e.text.c_str());
       for (const auto& ic : r.interchanges)
         for (const auto& e : ic.errors)
-          std::fprintf(stderr, "  error %s: %s\n", std::string(edi::code_name(e.code)).c_str(),
-                       e.text.c_str());
+          std::fprintf(stderr, "  error %s: %s\n", std::string(edi::code_name(e.code)).c_str(), e.text.c_str());
       fail("ack does not parse back with zero errors");
     }
     check(r.interchanges[0].standard == edi::Standard::X12, "ack is not X12");

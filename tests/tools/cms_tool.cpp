@@ -58,8 +58,8 @@ std::string der(unsigned char tag, const std::string& content) {
 std::string zlib_cms(const std::string& content) {
   uLongf size = compressBound(content.size());
   std::string z(size, '\0');
-  compress2(reinterpret_cast<Bytef*>(z.data()), &size, reinterpret_cast<const Bytef*>(content.data()),
-            content.size(), 9);
+  compress2(reinterpret_cast<Bytef*>(z.data()), &size, reinterpret_cast<const Bytef*>(content.data()), content.size(),
+            9);
   z.resize(size);
   const std::string compressed_data_oid("\x2A\x86\x48\x86\xF7\x0D\x01\x09\x10\x01\x09", 11);
   const std::string zlib_oid("\x2A\x86\x48\x86\xF7\x0D\x01\x09\x10\x03\x08", 11);

@@ -50,23 +50,27 @@ std::vector<std::string_view> signed_parts(const std::string& entity, const std:
 std::string signed_mdn(const std::string& report, const std::string& tail = "") {
   auto sig = crypto::sign_detached(report, identity("acme"), "sha256");
   REQUIRE(sig.is_ok());
-  return "--b1\r\n" + report + tail + "\r\n--b1\r\nContent-Type: application/pkcs7-signature\r\n"
-         "Content-Transfer-Encoding: base64\r\n\r\n" + mime::base64_encode_lines(sig.value()) + "--b1--\r\n";
+  return "--b1\r\n" + report + tail +
+         "\r\n--b1\r\nContent-Type: application/pkcs7-signature\r\n"
+         "Content-Transfer-Encoding: base64\r\n\r\n" +
+         mime::base64_encode_lines(sig.value()) + "--b1--\r\n";
 }
 
 const char* kSignedType = "multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=sha-256; boundary=b1";
 
-std::string report(const std::string& mic, const std::string& disposition = "automatic-action/MDN-sent-automatically; processed") {
+std::string report(const std::string& mic,
+                   const std::string& disposition = "automatic-action/MDN-sent-automatically; processed") {
   return "Content-Type: multipart/report; report-type=disposition-notification; boundary=b2\r\n\r\n"
          "--b2\r\nContent-Type: text/plain\r\n\r\nreceived\r\n--b2\r\n"
          "Content-Type: message/disposition-notification\r\n\r\n"
-         "Original-Message-ID: <ack-997-x12-7.acme@edihub>\r\nDisposition: " + disposition +
-         "\r\nReceived-content-MIC: " + mic + ", sha256\r\n\r\n--b2--\r\n";
+         "Original-Message-ID: <ack-997-x12-7.acme@edihub>\r\nDisposition: " +
+         disposition + "\r\nReceived-content-MIC: " + mic + ", sha256\r\n\r\n--b2--\r\n";
 }
 
 }  // namespace
 
-TEST_CASE("an acknowledgment to a partner: signed by us over the entity, encrypted to the partner as its profile says") {
+TEST_CASE(
+    "an acknowledgment to a partner: signed by us over the entity, encrypted to the partner as its profile says") {
   config::Partner partner;
   partner.id = "acme";
   partner.as2_send_id = "ACME SUPPLY";  // a space: quoted in AS2-To
@@ -98,8 +102,8 @@ TEST_CASE("an acknowledgment to a partner: signed by us over the entity, encrypt
     auto parts = signed_parts(plain.value(), "----=_edihub_ack_7");
     REQUIRE(parts.size() == 2);
     CHECK(parts[0] == delivery::as2_entity(e));
-    CHECK(delivery::as2_entity(e) == "Content-Type: application/edi-x12\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
-                                         e.item.body);
+    CHECK(delivery::as2_entity(e) ==
+          "Content-Type: application/edi-x12\r\nContent-Transfer-Encoding: binary\r\n\r\n" + e.item.body);
     mime::Entity sig;
     REQUIRE_FALSE(mime::parse_entity(parts[1], &sig));
     std::string der;
@@ -174,7 +178,8 @@ TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our messag
   CHECK(mdn->original_message_id == "<ack-997-x12-7.acme@edihub>");
   CHECK(as2::verdict(mdn.value(), {"<ack-997-x12-7.acme@edihub>", mic}).is_ok());
   CHECK(contains(as2::verdict(mdn.value(), {"<ack-997-x12-7.acme@edihub>", "AAAA"}).message(), "Received-Content-MIC"));
-  CHECK(contains(as2::verdict(mdn.value(), {"<another@edihub>", mic}).message(), "answers <ack-997-x12-7.acme@edihub>"));
+  CHECK(
+      contains(as2::verdict(mdn.value(), {"<another@edihub>", mic}).message(), "answers <ack-997-x12-7.acme@edihub>"));
 
   SUBCASE("the same report unsigned: refused where MDNs must be signed, read where they need not be") {
     const std::string whole = report(mic);
@@ -224,8 +229,8 @@ TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our messag
   }
   SUBCASE("an error disposition fails with its words") {
     auto failed = as2::read_partner_mdn(
-        kSignedType, signed_mdn(report(mic, "automatic-action/MDN-sent-automatically; processed/error: decryption-failed")),
-        acme);
+        kSignedType,
+        signed_mdn(report(mic, "automatic-action/MDN-sent-automatically; processed/error: decryption-failed")), acme);
     REQUIRE(failed.is_ok());
     CHECK(contains(as2::verdict(failed.value(), {"<ack-997-x12-7.acme@edihub>", mic}).message(), "decryption-failed"));
   }

@@ -10,7 +10,8 @@ TEST_CASE("Disposition-Notification-Options: signed receipts and the first suppo
       "signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256, sha1");
   CHECK(r.signed_receipt);
   CHECK(r.micalg == "sha-256");
-  r = as2::parse_disposition_options("signed-receipt-protocol=required,PKCS7-SIGNATURE;signed-receipt-micalg=required,rsa-sha3,SHA1");
+  r = as2::parse_disposition_options(
+      "signed-receipt-protocol=required,PKCS7-SIGNATURE;signed-receipt-micalg=required,rsa-sha3,SHA1");
   CHECK(r.signed_receipt);
   CHECK(r.micalg == "sha1");  // an unknown algorithm is skipped, not fatal
   r = as2::parse_disposition_options("");
@@ -32,10 +33,11 @@ TEST_CASE("an unsigned MDN, byte for byte") {
   c.boundary = "b1";
   auto mdn = as2::build_mdn(c, as2::ReceiptRequest{}, nullptr);
   REQUIRE(mdn.is_ok());
-  CHECK(mdn->headers ==
-        "AS2-Version: 1.2\r\nAS2-From: \"EDIHUB\"\r\nAS2-To: \"ACMESUPPLY\"\r\nMessage-ID: <mdn1@edihub>\r\n"
-        "MIME-Version: 1.0\r\n"
-        "Content-Type: multipart/report; report-type=disposition-notification; boundary=\"----=_edihub_report_b1\"\r\n");
+  CHECK(
+      mdn->headers ==
+      "AS2-Version: 1.2\r\nAS2-From: \"EDIHUB\"\r\nAS2-To: \"ACMESUPPLY\"\r\nMessage-ID: <mdn1@edihub>\r\n"
+      "MIME-Version: 1.0\r\n"
+      "Content-Type: multipart/report; report-type=disposition-notification; boundary=\"----=_edihub_report_b1\"\r\n");
   CHECK(mdn->body ==
         "------=_edihub_report_b1\r\n"
         "Content-Type: text/plain; charset=us-ascii\r\n"
@@ -77,12 +79,15 @@ TEST_CASE("Disposition-Notification-Options without an importance read as the pa
 }
 
 TEST_CASE("md5 as the MDN signing digest only where the partner profile allows it") {
-  auto r = as2::parse_disposition_options("signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, md5");
+  auto r = as2::parse_disposition_options(
+      "signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, md5");
   CHECK(r.micalg == "sha-256");  // refused: the default instead
   CHECK(r.refused_micalg == "md5");
-  r = as2::parse_disposition_options("signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, md5, sha1");
+  r = as2::parse_disposition_options(
+      "signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, md5, sha1");
   CHECK(r.micalg == "sha1");
-  r = as2::parse_disposition_options("signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, md5", true);
+  r = as2::parse_disposition_options(
+      "signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, md5", true);
   CHECK(r.micalg == "md5");
   CHECK(r.refused_micalg.empty());
 }

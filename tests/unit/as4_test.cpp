@@ -9,7 +9,9 @@
 using namespace edihub;
 
 namespace {
-std::string corpus(const char* name) { return test::read_file(test::source_path(std::string("tests/corpus/phase4/") + name)); }
+std::string corpus(const char* name) {
+  return test::read_file(test::source_path(std::string("tests/corpus/phase4/") + name));
+}
 }  // namespace
 
 TEST_CASE("phase4 SOAP 1.2 UserMessage: every header field") {
@@ -39,7 +41,8 @@ TEST_CASE("phase4 files AS4 must refuse, each with its EBMS error") {
   };
   const Case cases[] = {
       {"soap11test_UserMessage.xml", "EBMS:0009", "SOAP 1.1 envelope: AS4 messages use SOAP 1.2"},
-      {"soap11test_NoMessaging.xml", "EBMS:0009", "the root element is not a SOAP 1.2 Envelope"},  // a bare eb:Messaging
+      {"soap11test_NoMessaging.xml", "EBMS:0009",
+       "the root element is not a SOAP 1.2 Envelope"},  // a bare eb:Messaging
       {"soap12test_PullRequest12.xml", "EBMS:0006",
        "no messages are waiting to be pulled on MPC 'http://as4.bigco.example.com/queues/q_456'"},
   };
@@ -67,39 +70,49 @@ TEST_CASE("header problems: no Messaging, no MessageId, no parties; DTDs and dep
   const std::string head =
       "<S:Envelope xmlns:S=\"http://www.w3.org/2003/05/soap-envelope\" "
       "xmlns:eb=\"http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/\"><S:Header>";
-  const std::string info = "<eb:MessageInfo><eb:Timestamp>2024-01-01T00:00:00Z</eb:Timestamp>"
-                           "<eb:MessageId>m1@x</eb:MessageId></eb:MessageInfo>";
-  const std::string parties = "<eb:PartyInfo><eb:From><eb:PartyId type=\"t\">A</eb:PartyId></eb:From>"
-                              "<eb:To><eb:PartyId>B</eb:PartyId></eb:To></eb:PartyInfo>";
-  const std::string collab = "<eb:CollaborationInfo><eb:Service>s</eb:Service><eb:Action>a</eb:Action>"
-                             "</eb:CollaborationInfo>";
-  const std::string payload = "<eb:PayloadInfo><eb:PartInfo href=\"cid:p1@x\"><eb:PartProperties>"
-                              "<eb:Property name=\"MimeType\">application/edi-x12</eb:Property>"
-                              "<eb:Property name=\"CompressionType\">application/gzip</eb:Property>"
-                              "</eb:PartProperties></eb:PartInfo></eb:PayloadInfo>";
+  const std::string info =
+      "<eb:MessageInfo><eb:Timestamp>2024-01-01T00:00:00Z</eb:Timestamp>"
+      "<eb:MessageId>m1@x</eb:MessageId></eb:MessageInfo>";
+  const std::string parties =
+      "<eb:PartyInfo><eb:From><eb:PartyId type=\"t\">A</eb:PartyId></eb:From>"
+      "<eb:To><eb:PartyId>B</eb:PartyId></eb:To></eb:PartyInfo>";
+  const std::string collab =
+      "<eb:CollaborationInfo><eb:Service>s</eb:Service><eb:Action>a</eb:Action>"
+      "</eb:CollaborationInfo>";
+  const std::string payload =
+      "<eb:PayloadInfo><eb:PartInfo href=\"cid:p1@x\"><eb:PartProperties>"
+      "<eb:Property name=\"MimeType\">application/edi-x12</eb:Property>"
+      "<eb:Property name=\"CompressionType\">application/gzip</eb:Property>"
+      "</eb:PartProperties></eb:PartInfo></eb:PayloadInfo>";
   auto envelope = [&](const std::string& um) {
     return head + "<eb:Messaging>" + um + "</eb:Messaging></S:Header><S:Body/></S:Envelope>";
   };
   as4::UserMessage m;
-  REQUIRE_FALSE(as4::parse_user_message(envelope("<eb:UserMessage>" + info + parties + collab + payload + "</eb:UserMessage>"), &m));
+  REQUIRE_FALSE(as4::parse_user_message(
+      envelope("<eb:UserMessage>" + info + parties + collab + payload + "</eb:UserMessage>"), &m));
   CHECK(m.parts[0].href == "cid:p1@x");
   CHECK(m.parts[0].property("CompressionType") == "application/gzip");
   CHECK(m.to[0].type.empty());
 
   CHECK(as4::parse_user_message(head + "</S:Header><S:Body/></S:Envelope>", &m).detail == "no eb:Messaging header");
-  std::string no_id = envelope("<eb:UserMessage><eb:MessageInfo></eb:MessageInfo>" + parties + collab + "</eb:UserMessage>");
+  std::string no_id =
+      envelope("<eb:UserMessage><eb:MessageInfo></eb:MessageInfo>" + parties + collab + "</eb:UserMessage>");
   CHECK(as4::parse_user_message(no_id, &m).detail == "eb:MessageInfo has no eb:MessageId");
-  std::string no_to = envelope("<eb:UserMessage>" + info + "<eb:PartyInfo><eb:From><eb:PartyId>A</eb:PartyId></eb:From>"
-                               "</eb:PartyInfo>" + collab + "</eb:UserMessage>");
+  std::string no_to = envelope("<eb:UserMessage>" + info +
+                               "<eb:PartyInfo><eb:From><eb:PartyId>A</eb:PartyId></eb:From>"
+                               "</eb:PartyInfo>" +
+                               collab + "</eb:UserMessage>");
   CHECK(as4::parse_user_message(no_to, &m).detail == "eb:PartyInfo has no eb:To");
 
   std::string dtd = "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>" +
                     envelope("<eb:UserMessage>" + info + "</eb:UserMessage>");
-  CHECK(as4::parse_user_message(dtd, &m).detail == "the SOAP envelope is a document with a DTD or entity declarations (not accepted)");
+  CHECK(as4::parse_user_message(dtd, &m).detail ==
+        "the SOAP envelope is a document with a DTD or entity declarations (not accepted)");
   std::string nested;
   for (int i = 0; i < 100; ++i) nested += "<a>";
   for (int i = 0; i < 100; ++i) nested += "</a>";
-  CHECK(as4::parse_user_message(head + nested + "</S:Header></S:Envelope>", &m).detail == "the SOAP envelope is nested deeper than 32 elements");
+  CHECK(as4::parse_user_message(head + nested + "</S:Header></S:Envelope>", &m).detail ==
+        "the SOAP envelope is nested deeper than 32 elements");
 }
 
 TEST_CASE("signals: a Receipt carries a self-contained copy of the UserMessage; an Error its code") {
@@ -204,7 +217,9 @@ TEST_CASE("every dimension of the envelope a partner controls is bounded, each r
   const std::string head =
       "<S:Envelope xmlns:S=\"http://www.w3.org/2003/05/soap-envelope\" "
       "xmlns:eb=\"http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/\"><S:Header>";
-  auto with_body = [&](const std::string& body) { return head + "</S:Header><S:Body>" + body + "</S:Body></S:Envelope>"; };
+  auto with_body = [&](const std::string& body) {
+    return head + "</S:Header><S:Body>" + body + "</S:Body></S:Envelope>";
+  };
   auto attrs = [](int n, size_t width = 1) {
     std::string s;
     for (int i = 0; i < n; ++i) s += " a" + std::to_string(i) + "=\"" + std::string(width, 'v') + "\"";
@@ -234,7 +249,8 @@ TEST_CASE("every dimension of the envelope a partner controls is bounded, each r
   CHECK(detail(with_body("<t>" + std::string(512 * 1024, 'x') + "</t>")) == fine);
   CHECK(detail(with_body("<t>" + std::string(512 * 1024 + 1, 'x') + "</t>")) ==
         "the SOAP envelope is holding a text longer than 524288 bytes");
-  CHECK(detail(with_body("<" + std::string(257, 'n') + "/>")) == "the SOAP envelope is holding a name longer than 256 bytes");
+  CHECK(detail(with_body("<" + std::string(257, 'n') + "/>")) ==
+        "the SOAP envelope is holding a name longer than 256 bytes");
   CHECK(detail(with_body("<x " + std::string(257, 'n') + "=\"1\"/>")) ==
         "the SOAP envelope is holding a name longer than 256 bytes");
   std::string elements;

@@ -95,9 +95,9 @@ std::string edifact_message(const std::string& type, const std::vector<std::stri
 }
 
 const std::vector<std::string> kInvoicBody = {
-    "BGM+380+INV-1+9",  "DTM+137:20240315:102", "CUX+2:EUR:4", "LIN+1++5412345000020:EN",
-    "QTY+47:3:PCE",     "MOA+203:30.00",        "PRI+AAA:10", "UNS+S",
-    "MOA+86:36.30",     "MOA+79:30.00",         "MOA+124:6.30"};
+    "BGM+380+INV-1+9", "DTM+137:20240315:102", "CUX+2:EUR:4", "LIN+1++5412345000020:EN",
+    "QTY+47:3:PCE",    "MOA+203:30.00",        "PRI+AAA:10",  "UNS+S",
+    "MOA+86:36.30",    "MOA+79:30.00",         "MOA+124:6.30"};
 
 }  // namespace
 
@@ -192,17 +192,16 @@ TEST_CASE("X12 856 sample 005010: two sets in one group") {
 }
 
 TEST_CASE("X12 856: item lines take the order number of their enclosing O level") {
-  auto r = read_bytes(x12_set(
-      "856", {"BSN*05*SHP1*20240102*123045*0001", "HL*1**S", "N1*SF*ACME SUPPLY CO",
-              "N1*ST*STORE*92*ST01", "HL*2*1*O", "PRF*PO-A", "HL*3*2*P", "HL*4*3*I",
-              "LIN**UP*111*VP*A-1", "SN1**2*CA", "HL*5*1*O", "PRF*PO-B", "HL*6*5*I",
-              "LIN*7*UP*222", "SN1**3.5*LB", "HL*7*3*I", "LIN*8*UP*333", "SN1**1*EA"}));
+  auto r = read_bytes(
+      x12_set("856", {"BSN*05*SHP1*20240102*123045*0001", "HL*1**S", "N1*SF*ACME SUPPLY CO", "N1*ST*STORE*92*ST01",
+                      "HL*2*1*O", "PRF*PO-A", "HL*3*2*P", "HL*4*3*I", "LIN**UP*111*VP*A-1", "SN1**2*CA", "HL*5*1*O",
+                      "PRF*PO-B", "HL*6*5*I", "LIN*7*UP*222", "SN1**3.5*LB", "HL*7*3*I", "LIN*8*UP*333", "SN1**1*EA"}));
   REQUIRE(r.docs.size() == 1);
   const auto& d = notice(r.docs[0]);
   CHECK(d.purpose == Purpose::Replace);
   CHECK(d.document_date == "20240102123045");
   CHECK(d.ship_date.empty());
-  CHECK(d.order_number == "PO-A");  // the first order of the shipment
+  CHECK(d.order_number == "PO-A");         // the first order of the shipment
   CHECK(d.ship_from == "ACME SUPPLY CO");  // no N104: the name
   CHECK(d.ship_to == "ST01");
   CHECK(d.carrier.empty());
@@ -221,10 +220,9 @@ TEST_CASE("X12 856: item lines take the order number of their enclosing O level"
   CHECK(d.lines[2].order_number == "PO-A");  // HL 7 hangs under pack 3, order 2
 
   // An item HL without (a known) parent belongs to the latest order level.
-  auto orphan = read_bytes(x12_set(
-      "856", {"BSN*00*SHP2*20240102*12304599", "HL*1**S", "HL*2*1*O", "PRF*PO-A", "HL*3*1*O",
-              "PRF*PO-B", "HL*4**I", "LIN*1*UP*111", "SN1**1*EA", "HL*5*99*I", "LIN*2*UP*222",
-              "SN1**2*EA"}));
+  auto orphan = read_bytes(
+      x12_set("856", {"BSN*00*SHP2*20240102*12304599", "HL*1**S", "HL*2*1*O", "PRF*PO-A", "HL*3*1*O", "PRF*PO-B",
+                      "HL*4**I", "LIN*1*UP*111", "SN1**1*EA", "HL*5*99*I", "LIN*2*UP*222", "SN1**2*EA"}));
   const auto& o = notice(orphan.docs[0]);
   REQUIRE(o.lines.size() == 2);
   CHECK(o.document_date == "20240102123045");  // decimal seconds dropped
@@ -358,10 +356,10 @@ TEST_CASE("X12 810 corpus: staedi simple810") {
 }
 
 TEST_CASE("X12 810: credit memo, purpose, currency, taxes, exact amounts") {
-  auto r = read_bytes(x12_set(
-      "810", {"BIG*20240102*CM-1**PO-9***CR*05", "CUR*SE*EUR", "IT1*1*1*EA*1.005**VP*X",
-              "TXI*ST*0.07", "IT1*2*3*EA*0.335", "IT1*3*-1*EA*0.005", "IT1*4*1000000*EA*12345678.99",
-              "TDS*1234567900000", "TXI*ST*1.50", "TXI*LS*2.25", "TXI*CP**5"}));
+  auto r =
+      read_bytes(x12_set("810", {"BIG*20240102*CM-1**PO-9***CR*05", "CUR*SE*EUR", "IT1*1*1*EA*1.005**VP*X",
+                                 "TXI*ST*0.07", "IT1*2*3*EA*0.335", "IT1*3*-1*EA*0.005", "IT1*4*1000000*EA*12345678.99",
+                                 "TDS*1234567900000", "TXI*ST*1.50", "TXI*LS*2.25", "TXI*CP**5"}));
   REQUIRE(r.docs.size() == 1);
   const auto& d = invoice(r.docs[0]);
   CHECK(d.credit_note);
@@ -472,15 +470,33 @@ TEST_CASE("EDIFACT DESADV sample with a UNG group of two messages") {
 }
 
 TEST_CASE("EDIFACT DESADV: line-scope RFF+ON, release characters, decimal comma, carrier, weight") {
-  auto r = read_bytes(edifact_message(
-      "DESADV",
-      {"BGM+351+DES?+1+5", "DTM+137:202403121430:203", "DTM+11:20240313:102", "RFF+ON:PO-H",
-       "NAD+SE+++SMITH?+SONS", "NAD+CZ+CONSIGNOR1::9", "NAD+CZ+CONSIGNOR2::9", "NAD+ST+STORE?'S 1::9", "NAD+DP+DOCK7::9", "NAD+DP+DOCK8::9",
-       "TDT+20++30+31+ACME?:FREIGHT::87:Acme Freight", "MEA+PD+G+KGM:1234,5", "MEA+PD+AAB+KGM:99", "CPS+1",
-       "LIN+1++111:EN", "RFF+ON:PO-L1", "QTY+12:,5:KGM", "LIN+2", "PIA+5+222:SA",
-       "PIA+1+S-2:SA+B-2:IN", "QTY+21:9", "QTY+12:7", "LIN+3++333:EN",
-       "PIA+1+S-3:BP", "QTY+12:1"},
-      ":+,? '"));
+  auto r = read_bytes(edifact_message("DESADV",
+                                      {"BGM+351+DES?+1+5",
+                                       "DTM+137:202403121430:203",
+                                       "DTM+11:20240313:102",
+                                       "RFF+ON:PO-H",
+                                       "NAD+SE+++SMITH?+SONS",
+                                       "NAD+CZ+CONSIGNOR1::9",
+                                       "NAD+CZ+CONSIGNOR2::9",
+                                       "NAD+ST+STORE?'S 1::9",
+                                       "NAD+DP+DOCK7::9",
+                                       "NAD+DP+DOCK8::9",
+                                       "TDT+20++30+31+ACME?:FREIGHT::87:Acme Freight",
+                                       "MEA+PD+G+KGM:1234,5",
+                                       "MEA+PD+AAB+KGM:99",
+                                       "CPS+1",
+                                       "LIN+1++111:EN",
+                                       "RFF+ON:PO-L1",
+                                       "QTY+12:,5:KGM",
+                                       "LIN+2",
+                                       "PIA+5+222:SA",
+                                       "PIA+1+S-2:SA+B-2:IN",
+                                       "QTY+21:9",
+                                       "QTY+12:7",
+                                       "LIN+3++333:EN",
+                                       "PIA+1+S-3:BP",
+                                       "QTY+12:1"},
+                                      ":+,? '"));
   REQUIRE(r.docs.size() == 1);
   const auto& d = notice(r.docs[0]);
   CHECK(d.document_number == "DES+1");
@@ -503,8 +519,8 @@ TEST_CASE("EDIFACT DESADV: line-scope RFF+ON, release characters, decimal comma,
   CHECK(d.lines[1].order_number == "PO-H");
   CHECK(d.lines[2].supplier_item == "S-3");  // PIA+1 without SA: its first id
 
-  auto named = read_bytes(edifact_message("DESADV", {"BGM+351+D1", "DTM+137:20240312:102",
-                                                     "NAD+SU+++SMITH?+SONS?:CO"}));
+  auto named =
+      read_bytes(edifact_message("DESADV", {"BGM+351+D1", "DTM+137:20240312:102", "NAD+SU+++SMITH?+SONS?:CO"}));
   const auto& n = notice(named.docs[0]);
   CHECK(n.ship_from == "SMITH+SONS:CO");  // no party id: the released name
   CHECK(n.purpose == Purpose::Original);  // no 1225
@@ -597,8 +613,8 @@ TEST_CASE("EDIFACT INVOIC sample in syntax 4 with released characters") {
 }
 
 TEST_CASE("EDIFACT INVOIC corpus: staedi D97B, with and without UNA") {
-  for (const char* file : {"tests/corpus/staedi/EDIFACT_invoic_d97b.edi",
-                           "tests/corpus/staedi/EDIFACT_invoic_d97b_una.edi"}) {
+  for (const char* file :
+       {"tests/corpus/staedi/EDIFACT_invoic_d97b.edi", "tests/corpus/staedi/EDIFACT_invoic_d97b_una.edi"}) {
     CAPTURE(file);
     auto r = read_path(file);
     REQUIRE(r.docs.size() == 1);
@@ -621,7 +637,8 @@ TEST_CASE("EDIFACT INVOIC corpus: staedi D97B, with and without UNA") {
   }
   auto bad = read_path("tests/corpus/staedi/EDIFACT_invoic_d97b_bad.edi");
   std::string e = error_of(bad);
-  CHECK(e == "segment 11 (QTY): QTY+47 invoiced quantity (C186 6060) '1020A' is not a decimal number (decimal mark '.')");
+  CHECK(e ==
+        "segment 11 (QTY): QTY+47 invoiced quantity (C186 6060) '1020A' is not a decimal number (decimal mark '.')");
 }
 
 TEST_CASE("EDIFACT INVOIC corpus: staedi D93A with decimal comma") {
@@ -705,7 +722,8 @@ TEST_CASE("EDIFACT INVOIC errors") {
   CHECK(with(8, "MOA+86:36.3.0") ==
         "segment 11 (MOA): MOA+86 amount '36.3.0' is not a decimal amount (decimal mark '.')");
   CHECK(with(4, "QTY+46:3") == "segment 6 (LIN): line 1 has no QTY+47 (invoiced quantity)");
-  CHECK(with(6, "PRI+AAA:$10") == "segment 9 (PRI): PRI+AAA price (C509 5118) '$10' is not a decimal number (decimal mark '.')");
+  CHECK(with(6, "PRI+AAA:$10") ==
+        "segment 9 (PRI): PRI+AAA price (C509 5118) '$10' is not a decimal number (decimal mark '.')");
   CHECK(with(1, "DTM+35:20240315:102") ==
         "segment 14 (UNT): the INVOIC has no DTM+137 (document date) nor DTM+3 (invoice date)");
   auto body = kInvoicBody;
@@ -732,7 +750,7 @@ TEST_CASE("to_minor") {
   CHECK(to_minor("-3") == -300);
   CHECK(to_minor(".5") == 50);
   CHECK(to_minor("5.") == 500);
-  CHECK(to_minor("0.005") == 1);   // half away from zero
+  CHECK(to_minor("0.005") == 1);  // half away from zero
   CHECK(to_minor("-0.005") == -1);
   CHECK(to_minor("0.00499999") == 0);
   CHECK(to_minor("2.675") == 268);  // 2.675 is 2.67499... as a double
@@ -743,7 +761,7 @@ TEST_CASE("to_minor") {
   CHECK(to_minor("12.5", 0) == 13);
   CHECK(to_minor("92233720368547758.07") == INT64_MAX);
   CHECK(to_minor("-92233720368547758.07") == -INT64_MAX);
-  CHECK_FALSE(to_minor("92233720368547758.08").has_value());  // overflow
+  CHECK_FALSE(to_minor("92233720368547758.08").has_value());   // overflow
   CHECK_FALSE(to_minor("92233720368547758.075").has_value());  // overflow by rounding
   CHECK_FALSE(to_minor("99999999999999999999").has_value());
   CHECK_FALSE(to_minor("1e5").has_value());
@@ -760,14 +778,18 @@ TEST_CASE("to_minor") {
 }
 
 TEST_CASE("every 5th prefix of the samples gives a document or an error, never both") {
-  const char* files[] = {
-      "samples/edi/x12-856-004010.edi",          "samples/edi/x12-856-005010.edi",
-      "samples/edi/x12-810-004010.edi",          "samples/edi/x12-810-005010.edi",
-      "samples/edi/edifact-desadv-d96a-una.edi", "samples/edi/edifact-desadv-d96a-groups.edi",
-      "samples/edi/edifact-invoic-d96a.edi",     "samples/edi/edifact-syntax4.edi",
-      "samples/edi/broken-x12-truncated.edi",    "samples/edi/broken-edifact-truncated.edi",
-      "tests/corpus/staedi/EDIFACT_invoic_d93a_una.edi",
-      "tests/corpus/staedi/EDIFACT_invoic_d97b_bad.edi"};
+  const char* files[] = {"samples/edi/x12-856-004010.edi",
+                         "samples/edi/x12-856-005010.edi",
+                         "samples/edi/x12-810-004010.edi",
+                         "samples/edi/x12-810-005010.edi",
+                         "samples/edi/edifact-desadv-d96a-una.edi",
+                         "samples/edi/edifact-desadv-d96a-groups.edi",
+                         "samples/edi/edifact-invoic-d96a.edi",
+                         "samples/edi/edifact-syntax4.edi",
+                         "samples/edi/broken-x12-truncated.edi",
+                         "samples/edi/broken-edifact-truncated.edi",
+                         "tests/corpus/staedi/EDIFACT_invoic_d93a_una.edi",
+                         "tests/corpus/staedi/EDIFACT_invoic_d97b_bad.edi"};
   size_t documents = 0, errors = 0;
   for (const std::string file : files) {
     CAPTURE(file);

@@ -14,8 +14,7 @@
 using namespace edihub::cli;
 
 TEST_CASE("options, flags and positionals") {
-  CommandSpec spec{"replay", "Replays files.", "PATH...", 1,
-                   {{"db", "URI", "store"}, {"json", "", "JSON lines"}}};
+  CommandSpec spec{"replay", "Replays files.", "PATH...", 1, {{"db", "URI", "store"}, {"json", "", "JSON lines"}}};
   std::string error;
   auto a = parse_args(spec, {"--db", "sqlite:x.db", "a.edi", "--json", "b.edi"}, &error);
   REQUIRE(a);
@@ -56,22 +55,26 @@ TEST_CASE("command help lists every option") {
 TEST_CASE("an exception escaping a command is an internal error with its own exit code, not an abort") {
   std::ostringstream out, err;
   Args args;
-  int code = run_guarded("replay", [](const Args&, std::ostream&, std::ostream&) -> int {
-    throw std::filesystem::filesystem_error("directory iterator cannot open directory", "samples/loop",
-                                            std::make_error_code(std::errc::too_many_symbolic_link_levels));
-  }, args, out, err);
+  int code = run_guarded(
+      "replay",
+      [](const Args&, std::ostream&, std::ostream&) -> int {
+        throw std::filesystem::filesystem_error("directory iterator cannot open directory", "samples/loop",
+                                                std::make_error_code(std::errc::too_many_symbolic_link_levels));
+      },
+      args, out, err);
   CHECK(code == kInternal);
   CHECK(kInternal == 4);
   CHECK(err.str().rfind("edihub replay: internal error: ", 0) == 0);
   CHECK(err.str().find("samples/loop") != std::string::npos);
 
   err.str("");
-  code = run_guarded("purge", [](const Args&, std::ostream&, std::ostream&) -> int { throw 42; }, args, out, err);
+  code = run_guarded(
+      "purge", [](const Args&, std::ostream&, std::ostream&) -> int { throw 42; }, args, out, err);
   CHECK(code == kInternal);
   CHECK(err.str() == "edihub purge: internal error: an exception that is not a std::exception\n");
 
-  code = run_guarded("status", [](const Args&, std::ostream&, std::ostream&) { return int(kStoreUnavailable); },
-                     args, out, err);
+  code = run_guarded(
+      "status", [](const Args&, std::ostream&, std::ostream&) { return int(kStoreUnavailable); }, args, out, err);
   CHECK(code == kStoreUnavailable);
 }
 
@@ -100,9 +103,9 @@ TEST_CASE("list_files: a directory stands for its regular files, sorted, a file 
   TempDir d;
   const std::string b = d.touch("b.edi"), a = d.touch("a.edi");
   fs::create_directory(d.path + "/sub");
-  d.touch("sub/c.edi");                                       // not recursive
+  d.touch("sub/c.edi");                                         // not recursive
   fs::create_symlink(d.path + "/a.edi", d.path + "/link.edi");  // a symlink to a file counts
-  fs::create_directory_symlink(d.path, d.path + "/loop");     // a symlink to a directory does not
+  fs::create_directory_symlink(d.path, d.path + "/loop");       // a symlink to a directory does not
   auto r = list_files({d.path, b});
   REQUIRE(r.is_ok());
   CHECK(r.value() == std::vector<std::string>{a, b, d.path + "/link.edi", b});
@@ -142,7 +145,10 @@ TEST_CASE("list_files: missing paths, symlink loops and unlistable directories a
 }
 
 TEST_CASE("numbers and durations are read strictly, in their range, before any command runs") {
-  CommandSpec spec{"purge", "x", "", 0,
+  CommandSpec spec{"purge",
+                   "x",
+                   "",
+                   0,
                    {integer_option("archive-days", "DAYS", "", 1, 36500, "never"),
                     duration_option("older-than", "", 0, 36500LL * 86400000)}};
   std::string error;

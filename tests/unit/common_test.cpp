@@ -40,7 +40,7 @@ TEST_CASE("a Lease counts every layer against the message cap and the shared one
   {
     Lease a(&shared, 60);
     CHECK(a.take(40) == Lease::Refusal::None);
-    a.give_back(40);  // the layer is released ...
+    a.give_back(40);                                      // the layer is released ...
     CHECK(a.take(30) == Lease::Refusal::OverMessageCap);  // ... but still counts for the message
     CHECK(a.take(20) == Lease::Refusal::None);
     Lease b(&shared, 100);
@@ -81,7 +81,7 @@ TEST_CASE("Result: a value or the status, never both") {
   Result<int> bad = Status::transient("busy");
   CHECK_FALSE(bad.is_ok());
   CHECK(bad.status().message() == "busy");
-#ifndef EDIHUB_ABORT_ON_MISUSE  // where tests run under sanitizers, it aborts instead
+#ifndef EDIHUB_ABORT_ON_MISUSE     // where tests run under sanitizers, it aborts instead
   Result<int> odd = Status::ok();  // an ok status without a value is not a value
   CHECK_FALSE(odd.is_ok());
 #endif

@@ -168,7 +168,7 @@ TEST_CASE("console hourly cache: past hours are counted once, the last two hours
   };
   console::HourlyCache cache;
   CHECK(total(cache.counts(now_store->console(), now_hour - 10, now_hour).value()) == 2);
-  REQUIRE(past_store->log({row}).is_ok());    // a past hour changing (it does not, but by purge): not seen
+  REQUIRE(past_store->log({row}).is_ok());      // a past hour changing (it does not, but by purge): not seen
   REQUIRE(now_store->log({row, row}).is_ok());  // this hour: seen
   CHECK(total(cache.counts(now_store->console(), now_hour - 10, now_hour).value()) == 4);
   CHECK(total(console::HourlyCache().counts(now_store->console(), now_hour - 10, now_hour).value()) == 5);
@@ -181,19 +181,19 @@ TEST_CASE("console: a partner's credentials in a capture are never shown nor dow
       "POST /as2 HTTP/1.1\r\nAS2-From: ACMESUPPLY\r\nAuthorization: Basic YWNtZTpzM2NyZXQ=\r\n\r\n";
   int64_t capture = 0;
   // As a store written before redaction would hold it.
-  REQUIRE(f.store
-              ->transact(
-                  [&](store::Transaction& tx) -> Status {
-                    Result<int64_t> id =
-                        tx.archive({"acme", "as2", "as2:<c@x>", crypto::RawDigest::of("x"), head, "body"});
-                    if (!id.is_ok()) return id.status();
-                    capture = id.value();
-                    store::MessageLog row = as2_row("<c@x>");
-                    row.capture_id = capture;
-                    return tx.log({row});
-                  },
-                  1000)
-              .is_ok());
+  REQUIRE(
+      f.store
+          ->transact(
+              [&](store::Transaction& tx) -> Status {
+                Result<int64_t> id = tx.archive({"acme", "as2", "as2:<c@x>", crypto::RawDigest::of("x"), head, "body"});
+                if (!id.is_ok()) return id.status();
+                capture = id.value();
+                store::MessageLog row = as2_row("<c@x>");
+                row.capture_id = capture;
+                return tx.log({row});
+              },
+              1000)
+          .is_ok());
   for (const char* role : {"viewer", "operator"}) {
     const std::string cookie = f.log_in(std::string("u-") + role, role);
     HttpAnswer page = f.request("GET", "/messages/1", "", cookie);

@@ -55,12 +55,16 @@ Read read(std::string_view bytes, size_t step, ReaderLimits limits = {}) {
 
 TEST_CASE("header values: control characters and bytes that are not UTF-8 are named") {
   CHECK_FALSE(header_problem(with_headers({{"AS2-From", "ACME"}, {"Subject", "caf\xc3\xa9 \t tab"}})));
-  CHECK(header_problem(with_headers({{"Message-ID", std::string("<a\x01" "b>")}})).value() ==
+  CHECK(header_problem(with_headers({{"Message-ID", std::string("<a\x01"
+                                                                "b>")}}))
+            .value() ==
         "header Message-ID has byte 0x01 at position 3: control characters and invalid UTF-8 are not allowed in "
         "header values");
-  CHECK(header_problem(with_headers({{"X-Note", "a\xff"}})).value().rfind("header X-Note has byte 0xFF at position 2", 0) == 0);
-  CHECK(header_problem(with_headers({{"X-Note", "\xc3"}})).has_value());       // a truncated sequence
-  CHECK(header_problem(with_headers({{"X-Note", "\xc0\xaf"}})).has_value());   // an overlong one
+  CHECK(header_problem(with_headers({{"X-Note", "a\xff"}}))
+            .value()
+            .rfind("header X-Note has byte 0xFF at position 2", 0) == 0);
+  CHECK(header_problem(with_headers({{"X-Note", "\xc3"}})).has_value());      // a truncated sequence
+  CHECK(header_problem(with_headers({{"X-Note", "\xc0\xaf"}})).has_value());  // an overlong one
   CHECK(header_problem(with_headers({{"AS2-From", "A"}, {"as2-from", "B"}})).value() ==
         "header AS2-From appears 2 times: it must appear once");
   CHECK(header_problem(with_headers({{"X", std::string(9000, 'a')}})).value() == "header X is longer than 8192 bytes");
@@ -102,7 +106,8 @@ TEST_CASE("a request reads the same whole and byte by byte; the head is kept as 
     CHECK(r.used == req.size());
   }
   // Chunked: the body without its coding.
-  Read c = read("POST /as4 HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n", 3);
+  Read c =
+      read("POST /as4 HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n", 3);
   REQUIRE(c.state == RequestReader::State::Done);
   CHECK(c.request.body == "abcde");
   // The bytes after one request belong to the next.
@@ -128,7 +133,8 @@ TEST_CASE("malformed requests: the status and what the sender reads") {
       {"POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", 400, framing},
       {"POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", 400, framing},
       {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n", 400, framing},
-      {"POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", 400, "Transfer-Encoding 'gzip' is not supported (only chunked)"},
+      {"POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", 400,
+       "Transfer-Encoding 'gzip' is not supported (only chunked)"},
       {"POST / HTTP/1.1\r\nBad Name: x\r\n\r\n", 400, "malformed request: bad field"},
       {"POST / HTTP/1.1\r\nX: a\x01b\r\n\r\n", 400, "malformed request: bad value"},
       {"POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n", 413, "body larger than the limit"},
@@ -157,7 +163,8 @@ TEST_CASE("malformed requests: the status and what the sender reads") {
 }
 
 TEST_CASE("captures: the request line and head as received, then the body; older captures too") {
-  const std::string head = "POST /as2 HTTP/1.1\r\nHost: gw\r\nAS2-From: ACMESUPPLY\r\nTransfer-Encoding: chunked\r\n\r\n";
+  const std::string head =
+      "POST /as2 HTTP/1.1\r\nHost: gw\r\nAS2-From: ACMESUPPLY\r\nTransfer-Encoding: chunked\r\n\r\n";
   CHECK(capture_kind(head + "body") == CaptureKind::As2);
   Result<HttpRequest> r = read_capture(head + "de-chunked body");
   REQUIRE(r.is_ok());

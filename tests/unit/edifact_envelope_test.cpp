@@ -108,8 +108,7 @@ TEST_CASE("EDIFACT groups (UNG/UNE)") {
   CHECK(codes(edi::parse(replace(in, "UNE+2+G1", "UNE+2+G2"))) == "UNE0048_CONTROL");
   CHECK(codes(edi::parse(replace(in, "UNZ+1+", "UNZ+2+"))) == "UNZ0036_COUNT");
   CHECK(codes(edi::parse(replace(in, "UNE+2+G1'", ""))) == "UNE_MISSING");
-  CHECK(codes(edi::parse(replace(in, "UNE+2+G1'", "UNE+2+G1'UNH+3+DESADV:D:96A:UN'UNT+2+3'"))) ==
-        "MIXED_GROUPS");
+  CHECK(codes(edi::parse(replace(in, "UNE+2+G1'", "UNE+2+G1'UNH+3+DESADV:D:96A:UN'UNT+2+3'"))) == "MIXED_GROUPS");
 }
 
 TEST_CASE("EDIFACT validation rules") {
@@ -124,10 +123,12 @@ TEST_CASE("EDIFACT validation rules") {
       {"UNT count is not the segment count", replace(kGood, "UNT+4+1", "UNT+5+1"), "UNT0074_COUNT"},
       {"UNT reference differs from UNH", replace(kGood, "UNT+4+1", "UNT+4+2"), "UNT0062_REFERENCE"},
       {"missing UNT before UNZ", replace(kGood, "UNT+4+1'\n", ""), "UNT_MISSING"},
-      {"missing UNT before the next UNH", replace(kGood, "UNT+4+1'\n", "UNH+2+DESADV:D:96A:UN'\nUNT+2+2'\n"), "UNT_MISSING,UNZ0036_COUNT"},
+      {"missing UNT before the next UNH", replace(kGood, "UNT+4+1'\n", "UNH+2+DESADV:D:96A:UN'\nUNT+2+2'\n"),
+       "UNT_MISSING,UNZ0036_COUNT"},
       {"truncated", kGood.substr(0, kGood.find("DTM")), "TRUNCATED,UNT_MISSING"},
       {"unsupported syntax", replace(kGood, "UNOA:3", "IATA:1"), "UNB_SYNTAX"},
-      {"UNB without control reference", replace(replace(kGood, "+REF001'\nUNH", "+'\nUNH"), "UNZ+1+REF001", "UNZ+1+"), "UNB_ELEMENT"},
+      {"UNB without control reference", replace(replace(kGood, "+REF001'\nUNH", "+'\nUNH"), "UNZ+1+REF001", "UNZ+1+"),
+       "UNB_ELEMENT"},
       {"segment outside a message", replace(kGood, "UNZ", "DTM+1'\nUNZ"), "UNEXPECTED_SEGMENT"},
   };
   for (const auto& c : cases) {
@@ -161,9 +162,7 @@ TEST_CASE("EDIFACT tolerances: CR/LF, wrapped lines, a released terminator, two 
     CHECK(ic.ok());
     CHECK(ic.groups[0].messages[0].segments == 4);
   }
-  SUBCASE("released terminator inside data") {
-    CHECK(only(edi::parse(replace(kGood, "DOC?+1", "DOC?'1"))).ok());
-  }
+  SUBCASE("released terminator inside data") { CHECK(only(edi::parse(replace(kGood, "DOC?+1", "DOC?'1"))).ok()); }
   SUBCASE("two interchanges, one without UNA") {
     auto r = edi::parse(kGood + replace(kGood.substr(kGood.find("UNB")), "REF001", "REF002").replace(0, 0, ""));
     // second interchange: UNZ reference must follow the UNB's

@@ -275,8 +275,8 @@ TEST_CASE("permanent failure: stored negative receipt, retried whatever the cont
   std::atomic<int> runs{0};
   auto reject = [&](Transaction&) -> Result<Settlement> {
     ++runs;
-    return Settlement{KeyState::Failed, {0, "", "CONTRL 4 #" + std::to_string(runs.load())}, Outcome::Rejected,
-                      "bad partner data"};
+    return Settlement{
+        KeyState::Failed, {0, "", "CONTRL 4 #" + std::to_string(runs.load())}, Outcome::Rejected, "bad partner data"};
   };
   KeyOutcome f1 = gate::pass_key(g, *s, claim("8", "v1"), reject);
   CHECK(f1.outcome == Outcome::Rejected);

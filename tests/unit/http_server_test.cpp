@@ -77,7 +77,9 @@ struct Client {
   ~Client() {
     if (fd >= 0) ::close(fd);
   }
-  void send(const std::string& bytes) const { REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size())); }
+  void send(const std::string& bytes) const {
+    REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
+  }
   // What arrives within `ms`, until `want` answers are complete or the peer closes.
   std::string read(int ms, int want = 1) const {
     std::string got;
@@ -113,7 +115,8 @@ struct Server {
 
 std::string get(const std::string& target) { return "GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n"; }
 std::string post(const std::string& target, const std::string& body) {
-  return "POST " + target + " HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  return "POST " + target + " HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+         body;
 }
 
 }  // namespace

@@ -38,9 +38,7 @@ Run inspect(std::vector<std::string> files, bool json = true) {
   return {code, out.str(), err.str()};
 }
 
-Object::Ptr json_of(const std::string& line) {
-  return Poco::JSON::Parser().parse(line).extract<Object::Ptr>();
-}
+Object::Ptr json_of(const std::string& line) { return Poco::JSON::Parser().parse(line).extract<Object::Ptr>(); }
 
 // Output another thread can watch while inspect writes it.
 class WatchedOutput : public std::streambuf {
@@ -133,11 +131,17 @@ TEST_CASE("inspect --json: one document per file, errors with code, segment and 
 }
 
 TEST_CASE("inspect on every sample: exit status follows the envelope errors") {
-  const char* good[] = {"x12-856-004010.edi", "x12-856-005010.edi", "x12-810-004010.edi",
-                        "x12-810-005010.edi", "edifact-desadv-d96a-una.edi", "edifact-invoic-d96a.edi",
-                        "edifact-desadv-d96a-groups.edi", "edifact-syntax4.edi", "two-interchanges.edi"};
-  const char* bad[] = {"broken-x12-se-count.edi", "broken-x12-iea-control.edi", "broken-x12-ge-count.edi",
-                       "broken-x12-truncated.edi", "broken-x12-isa-short.edi", "broken-edifact-unt-count.edi",
+  const char* good[] = {"x12-856-004010.edi",
+                        "x12-856-005010.edi",
+                        "x12-810-004010.edi",
+                        "x12-810-005010.edi",
+                        "edifact-desadv-d96a-una.edi",
+                        "edifact-invoic-d96a.edi",
+                        "edifact-desadv-d96a-groups.edi",
+                        "edifact-syntax4.edi",
+                        "two-interchanges.edi"};
+  const char* bad[] = {"broken-x12-se-count.edi",    "broken-x12-iea-control.edi",   "broken-x12-ge-count.edi",
+                       "broken-x12-truncated.edi",   "broken-x12-isa-short.edi",     "broken-edifact-unt-count.edi",
                        "broken-edifact-unz-ref.edi", "broken-edifact-truncated.edi", "broken-edifact-unt-ref.edi"};
   for (const char* f : good) {
     CAPTURE(f);
@@ -168,8 +172,7 @@ TEST_CASE("inspect: unreadable and non-EDI files are errors") {
 
   Run readme = inspect({"samples/edi/README.md"});
   CHECK(readme.exit == 1);
-  CHECK(json_of(readme.out)->getArray("errors")->getObject(0)->getValue<std::string>("code") ==
-        "UNKNOWN_START");
+  CHECK(json_of(readme.out)->getArray("errors")->getObject(0)->getValue<std::string>("code") == "UNKNOWN_START");
 }
 
 TEST_CASE("inspect --json writes each interchange as soon as the parser hands it over") {

@@ -124,8 +124,7 @@ TEST_CASE("a message the business handler cannot read rejects the whole intercha
   CHECK(r.outcome == Outcome::Rejected);
   CHECK(r.detail.find("810 0002: segment") != std::string::npos);
   CHECK(r.detail.find("BIG02") != std::string::npos);
-  CHECK(r.receipt.body.find("AK2*810*0001~\nAK5*A~\nAK2*810*0002~\nAK5*R*5~\nAK9*P*2*2*1~") !=
-        std::string::npos);
+  CHECK(r.receipt.body.find("AK2*810*0001~\nAK5*A~\nAK2*810*0002~\nAK5*R*5~\nAK9*P*2*2*1~") != std::string::npos);
   CHECK(f.rows("invoices") == 0);  // all or nothing
 }
 
@@ -149,8 +148,9 @@ TEST_CASE("a late older version of a document is not booked over the newer one")
   auto rb = f.run(b);
   CHECK(rb.outcome == Outcome::Processed);
   CHECK(rb.documents == 1);
-  std::string late = with(with(with(a, "000000201", "000000212"), "000000201", "000000212"),
-                          "BIG*20240315*INV-88301*20240305*PO45001234", "BIG*20240318*INV-88301*20240305*PO45001234***05");
+  std::string late =
+      with(with(with(a, "000000201", "000000212"), "000000201", "000000212"),
+           "BIG*20240315*INV-88301*20240305*PO45001234", "BIG*20240318*INV-88301*20240305*PO45001234***05");
   auto rl = f.run(late);
   CHECK(rl.outcome == Outcome::Processed);
   CHECK(rl.documents == 0);

@@ -53,10 +53,10 @@ TEST_CASE("entities with bare LF, without headers, and broken ones") {
 
 TEST_CASE("Content-Type parameters: quoted, escaped, case-insensitive names") {
   ContentType ct;
-  REQUIRE_FALSE(parse_content_type(
-      "multipart/signed; protocol=\"application/pkcs7-signature\"; MICALG=sha-256;\r\n"
-      " boundary=\"----=_Part_0_\\\"x\\\".1\";",
-      &ct));
+  REQUIRE_FALSE(
+      parse_content_type("multipart/signed; protocol=\"application/pkcs7-signature\"; MICALG=sha-256;\r\n"
+                         " boundary=\"----=_Part_0_\\\"x\\\".1\";",
+                         &ct));
   CHECK(ct.type == "multipart");
   CHECK(ct.subtype == "signed");
   CHECK(ct.param("protocol") == "application/pkcs7-signature");

@@ -81,7 +81,8 @@ TEST_CASE("configuration mistakes are errors naming the file and what is wrong")
   SUBCASE("one AS2 id, two partners") {
     d.write("a.xml", "<partner id='a'><as2 id='X'/></partner>");
     d.write("b.xml", "<partner id='b'><as2 id='X'/></partner>");
-    CHECK(config::Partners::load(d.path).status().message() == d.path + "/b.xml: AS2 id 'X' also belongs to partner 'a'");
+    CHECK(config::Partners::load(d.path).status().message() ==
+          d.path + "/b.xml: AS2 id 'X' also belongs to partner 'a'");
   }
   SUBCASE("bad certificate use and MDN URL") {
     d.write("a.xml", "<partner id='a'><certificate use='both' file='x.crt'/></partner>");
@@ -111,8 +112,9 @@ TEST_CASE("<auth client-cert>: pinned TLS client certificates load as SHA-256 fi
     REQUIRE(one.is_ok());
     CHECK(one->find("a")->client_cert_sha256 == std::vector<std::string>{kAcmeSha256});
     CHECK(one->find("a")->client_certificates == std::vector<std::string>{d.path + "/certs/acme.crt"});
-    d.write("a.xml", "<partner id='a'><auth client-cert='certs/acme.crt'/><auth client-cert='./certs/edihub.crt'/>"
-                     "<auth allow-ip='127.0.0.1'/></partner>");
+    d.write("a.xml",
+            "<partner id='a'><auth client-cert='certs/acme.crt'/><auth client-cert='./certs/edihub.crt'/>"
+            "<auth allow-ip='127.0.0.1'/></partner>");
     auto two = config::Partners::load(d.path);
     REQUIRE(two.is_ok());
     CHECK(two->find("a")->client_cert_sha256 == std::vector<std::string>{kAcmeSha256, kEdihubSha256});
@@ -124,15 +126,18 @@ TEST_CASE("<auth client-cert>: pinned TLS client certificates load as SHA-256 fi
     CHECK(config::Partners::load(d.path)->find("a")->client_cert_sha256.empty());
   }
   SUBCASE("a file that does not load is named") {
-    d.write("a.xml", "<partner id='a'><auth client-cert='certs/acme.crt'/><auth client-cert='certs/gone.crt'/></partner>");
+    d.write("a.xml",
+            "<partner id='a'><auth client-cert='certs/acme.crt'/><auth client-cert='certs/gone.crt'/></partner>");
     CHECK(config::Partners::load(d.path).status().message() ==
           d.path + "/a.xml: <auth client-cert>: " + d.path + "/certs/gone.crt: cannot be read");
     d.write("certs/not.crt", "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n");
     d.write("a.xml", "<partner id='a'><auth client-cert='certs/not.crt'/></partner>");
     const std::string why = config::Partners::load(d.path).status().message();
-    CHECK(why.rfind(d.path + "/a.xml: <auth client-cert>: " + d.path + "/certs/not.crt: not a PEM certificate", 0) == 0);
+    CHECK(why.rfind(d.path + "/a.xml: <auth client-cert>: " + d.path + "/certs/not.crt: not a PEM certificate", 0) ==
+          0);
     d.write("a.xml", "<partner id='a'><auth client-cert=''/></partner>");
-    CHECK(config::Partners::load(d.path).status().message() == d.path + "/a.xml: <auth client-cert> needs a certificate file");
+    CHECK(config::Partners::load(d.path).status().message() ==
+          d.path + "/a.xml: <auth client-cert> needs a certificate file");
   }
 }
 
@@ -214,9 +219,16 @@ TEST_CASE("async MDN URLs are compared after normalisation, on segment boundarie
 
 TEST_CASE("an async MDN prefix that is not a plain http(s) URL is a load error naming the file") {
   Dir d;
-  const char* bad[] = {"ftp://host/mdn",      "http:/host/mdn",         "http://user@host/mdn", "http://host/mdn#x",
-                       "http://host/mdn?id=1", "http://host/%zz",       "host/mdn",             "",
-                       "http://host:99999/",  "http://host/x%2Fy"};
+  const char* bad[] = {"ftp://host/mdn",
+                       "http:/host/mdn",
+                       "http://user@host/mdn",
+                       "http://host/mdn#x",
+                       "http://host/mdn?id=1",
+                       "http://host/%zz",
+                       "host/mdn",
+                       "",
+                       "http://host:99999/",
+                       "http://host/x%2Fy"};
   for (const char* prefix : bad) {
     CAPTURE(prefix);
     d.write("a.xml", std::string("<partner id='a'><mdn async-url-allow='") + prefix + "'/></partner>");
@@ -275,12 +287,15 @@ TEST_CASE("a partners directory that cannot be read is an error naming it, never
 
 TEST_CASE("where acknowledgments go: the partner's endpoints and <acknowledgments>, with defaults") {
   Dir d;
-  d.write("a.xml", R"(<partner id="a"><x12 qualifier="ZZ" id="A"/><as2 id="A-AS2" url="https://a.example/as2"/></partner>)");
-  d.write("b.xml", R"(<partner id="b"><x12 qualifier="ZZ" id="B"/><as4 party-id="B" type="t" url="https://b.example/as4"/>
+  d.write("a.xml",
+          R"(<partner id="a"><x12 qualifier="ZZ" id="A"/><as2 id="A-AS2" url="https://a.example/as2"/></partner>)");
+  d.write("b.xml",
+          R"(<partner id="b"><x12 qualifier="ZZ" id="B"/><as4 party-id="B" type="t" url="https://b.example/as4"/>
                         <acknowledgments x12="999" ta1="requested" contrl="never" mdn="async"/></partner>)");
   d.write("c.xml", R"(<partner id="c"><x12 qualifier="ZZ" id="C"/><acknowledgments via="dir" dir="out"/></partner>)");
   d.write("e.xml", R"(<partner id="e"><x12 qualifier="ZZ" id="E"/></partner>)");
-  d.write("f.xml", R"(<partner id="f"><x12 qualifier="ZZ" id="F"/><documents webhook="https://erp.example/edi"/></partner>)");
+  d.write("f.xml",
+          R"(<partner id="f"><x12 qualifier="ZZ" id="F"/><documents webhook="https://erp.example/edi"/></partner>)");
   d.write("g.xml", R"(<partner id="g"><x12 qualifier="ZZ" id="G"/><documents dir="to-erp"/></partner>)");
   auto p = config::Partners::load(d.path);
   REQUIRE_MESSAGE(p.is_ok(), p.status().message());
@@ -369,9 +384,13 @@ TEST_CASE("documents: a partner's own <documents>, none=\"true\", or the gateway
   REQUIRE_MESSAGE(gw.is_ok(), gw.status().message());
   CHECK(gw->documents.via == Docs::Via::Dir);
   CHECK(gw->documents.target == d.path + "/erp-drop");
-  d.write("edihub.conf", R"(<edihub><identity cert="e.crt" key="e.key"/><documents webhook="mailto:erp@example.com"/></edihub>)");
-  CHECK(config::Gateway::load(d.path + "/edihub.conf").status().message().rfind(
-            d.path + "/edihub.conf: <documents webhook> must be an http(s) URL, not 'mailto:erp@example.com'", 0) == 0);
+  d.write("edihub.conf",
+          R"(<edihub><identity cert="e.crt" key="e.key"/><documents webhook="mailto:erp@example.com"/></edihub>)");
+  CHECK(config::Gateway::load(d.path + "/edihub.conf")
+            .status()
+            .message()
+            .rfind(d.path + "/edihub.conf: <documents webhook> must be an http(s) URL, not 'mailto:erp@example.com'",
+                   0) == 0);
 }
 
 TEST_CASE("who may send an interchange: the partner's own ids, and those of the partners it sends for") {
@@ -386,7 +405,7 @@ TEST_CASE("who may send an interchange: the partner's own ids, and those of the 
   const config::Partner* widgetco = partners->find("widgetco");
   auto ic = edi::parse(test::read_file(test::source_path("samples/edi/x12-810-004010.edi"))).interchanges.at(0);
   CHECK(partners->owner_for(*acme, ic) == acme);
-  CHECK(partners->owner_for(*van, ic) == acme);         // booked as acme's
+  CHECK(partners->owner_for(*van, ic) == acme);          // booked as acme's
   CHECK(partners->owner_for(*widgetco, ic) == nullptr);  // not widgetco's to send
   CHECK(widgetco->ids_text(edi::Standard::X12) == "ZZ:WIDGETCO");
   CHECK(widgetco->ids_text(edi::Standard::Edifact) == "none");
@@ -427,8 +446,9 @@ TEST_CASE("a partner whose only identity is a header is named at load") {
   auto partners = config::Partners::load(d.path);
   REQUIRE(partners.is_ok());
   REQUIRE(partners->warnings().size() == 1);
-  CHECK(test::contains(partners->warnings()[0], "loose.xml: partner 'loose' requires no AS2 signature and has no "
-                                                "<auth>: anyone who sends its AS2-From header is taken for it"));
+  CHECK(test::contains(partners->warnings()[0],
+                       "loose.xml: partner 'loose' requires no AS2 signature and has no "
+                       "<auth>: anyone who sends its AS2-From header is taken for it"));
 }
 
 TEST_CASE("the gateway's own EDI ids: <edi>, or the demo's with a warning") {
@@ -448,5 +468,6 @@ TEST_CASE("the gateway's own EDI ids: <edi>, or the demo's with a warning") {
   REQUIRE(demo->warnings.size() == 1);
   CHECK(test::contains(demo->warnings[0], "no <edi> ids: interchanges must be addressed to the demo ids ZZ:EDIHUB"));
   d.write("empty.xml", R"(<edihub><identity cert="c" key="k"/><edi/></edihub>)");
-  CHECK(test::contains(config::Gateway::load(d.path + "/empty.xml").status().message(), "every interchange would be refused"));
+  CHECK(test::contains(config::Gateway::load(d.path + "/empty.xml").status().message(),
+                       "every interchange would be refused"));
 }

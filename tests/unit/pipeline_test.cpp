@@ -60,7 +60,6 @@ struct Fixture {
   }
 };
 
-
 }  // namespace
 
 TEST_CASE("AS2: a new message commits once: keys, invoice, log rows, stored MDN and capture together") {
@@ -79,7 +78,7 @@ TEST_CASE("AS2: a new message commits once: keys, invoice, log rows, stored MDN 
   CHECK(f.rows("invoices") == 1);
   CHECK(f.rows("messages") == 2);  // the interchange's and the transport's, in the commit
   CHECK(f.rows("captures") == 1);
-  CHECK(f.log.rows.empty());       // nothing outside the commit
+  CHECK(f.log.rows.empty());  // nothing outside the commit
 }
 
 TEST_CASE("AS2: a byte-identical retransmission is answered from the stored MDN, its row off the path") {
@@ -103,9 +102,9 @@ TEST_CASE("AS2 envelope: refusals from the headers, before anything is stored") 
   CHECK(wrong.status == 403);
   CHECK(wrong.detail == "AS2-To 'SOMEONE-ELSE' is not this gateway ('EDIHUB')");
   HttpRequest no_id = r;
-  no_id.headers.erase(std::remove_if(no_id.headers.begin(), no_id.headers.end(),
-                                     [](const auto& h) { return h.first == "Message-ID"; }),
-                      no_id.headers.end());
+  no_id.headers.erase(
+      std::remove_if(no_id.headers.begin(), no_id.headers.end(), [](const auto& h) { return h.first == "Message-ID"; }),
+      no_id.headers.end());
   CHECK(f.as2(no_id).detail == "missing Message-ID header");
   HttpRequest evil = r;
   for (auto& h : evil.headers)
@@ -192,8 +191,9 @@ TEST_CASE("AS4: early EBMS errors, failures stored, and nothing receipted that w
   const std::string marker = "<eb:Messaging S12:mustUnderstand=\"true\">";
   size_t at = secured.body.find(marker);
   REQUIRE(at != std::string::npos);
-  secured.body.insert(at, "<wsa:Action xmlns:wsa=\"http://www.w3.org/2005/08/addressing\" "
-                          "S12:mustUnderstand=\"true\">urn:example:deliver</wsa:Action>");
+  secured.body.insert(at,
+                      "<wsa:Action xmlns:wsa=\"http://www.w3.org/2005/08/addressing\" "
+                      "S12:mustUnderstand=\"true\">urn:example:deliver</wsa:Action>");
   HttpAnswer fault = f.as4(secured);
   CHECK(fault.status == 500);
   CHECK(fault.outcome == Outcome::Rejected);

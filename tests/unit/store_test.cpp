@@ -91,8 +91,7 @@ TEST_CASE("keys: insert once, read back byte for byte, settle fenced by the toke
   const Receipt r = receipt(std::string("ISA*...~\0binary\xff", 16));
   commit(*s, [&](Transaction& tx) -> Status {
     CHECK_FALSE(tx.settle_key(key("1"), 2, payload("a"), completed("wrong token")).value());  // fenced
-    CHECK(tx.settle_key(key("1"), 1, payload("a"), Settlement{KeyState::Completed, r, Outcome::Processed, ""})
-              .value());
+    CHECK(tx.settle_key(key("1"), 1, payload("a"), Settlement{KeyState::Completed, r, Outcome::Processed, ""}).value());
     CHECK_FALSE(tx.settle_key(key("1"), 1, payload("a"), completed("twice")).value());  // no longer processing
     return Status::ok();
   });
@@ -319,7 +318,9 @@ TEST_CASE("purge: message-log rows and captures past their retention, in batches
   row.protocol = "as2";
   row.transport = "http";
   REQUIRE(s->log(std::vector<MessageLog>(5, row)).is_ok());
-  commit(*s, [&](Transaction& tx) -> Status { return tx.archive(CaptureRef{"acme", "as2", "as2:x", raw("x"), "h", "b"}).status(); });
+  commit(*s, [&](Transaction& tx) -> Status {
+    return tx.archive(CaptureRef{"acme", "as2", "as2:x", raw("x"), "h", "b"}).status();
+  });
   auto later = db.open(24 * 3600 * 1000LL);
   const int64_t cutoff = later->now_ms().value() - 1000;
   CHECK(later->purge_messages(cutoff, 2, true).value() == 5);
@@ -395,8 +396,14 @@ TEST_CASE("outbox: due rows are leased in flight, delivered, retried, answered, 
 TEST_CASE("schema: migrations recorded once; bad URIs are clear errors") {
   TempDb db;
   const int latest = test::on_postgresql() ? 4 : 6;  // schema/postgresql.sql starts at SQLite's third
-  { auto s = db.open(); CHECK(s->report()->schema_version == latest); }
-  { auto s = db.open(); CHECK(s->report()->schema_version == latest); }
+  {
+    auto s = db.open();
+    CHECK(s->report()->schema_version == latest);
+  }
+  {
+    auto s = db.open();
+    CHECK(s->report()->schema_version == latest);
+  }
   auto bad = open_store("mysql://x");
   CHECK(bad.status().kind() == Status::Kind::Invalid);
   CHECK(bad.status().message().find("expected sqlite:PATH[?synchronous=full|normal] or postgresql://") !=
@@ -510,8 +517,9 @@ TEST_CASE("console: messages searched by partner, outcome, control number and do
                   row("acme", "as2", "<100%_x@acme>", "as2:<100%_x@acme>", Outcome::Processed)})
               .is_ok());
   commit(*s, [&](Transaction& tx) -> Status {
-    return tx.put_invoice("acme", invoice("INV-7", "20240105", business::Purpose::Original, 100),
-                          key("000000905").message_id)
+    return tx
+        .put_invoice("acme", invoice("INV-7", "20240105", business::Purpose::Original, 100),
+                     key("000000905").message_id)
         .status();
   });
   store::ConsoleStore& c = s->console();
@@ -578,7 +586,8 @@ TEST_CASE("console: messages searched by partner, outcome, control number and do
   // processed one counts through its interchanges): the x12 row, the rejected
   // and the duplicate AS2 rows.
   CHECK(counted == 3);
-  for (const auto& h : hours) CHECK_MESSAGE(!(h.partner_id == "acme" && h.outcome == "processed" && h.messages != 1), h.messages);
+  for (const auto& h : hours)
+    CHECK_MESSAGE(!(h.partner_id == "acme" && h.outcome == "processed" && h.messages != 1), h.messages);
   CHECK(c.last_received("acme").value() > 0);
   CHECK(c.last_received("nobody").value() == 0);
 }
@@ -633,6 +642,6 @@ TEST_CASE("console: operators, sessions that expire and end with their operator,
   auto open = c.open_keys("failed", 0, 10).value();
   REQUIRE(open.size() == 1);
   CHECK(open[0].key.message_id == key("poison").message_id);
-  CHECK(c.open_keys("failed", 1, 10)->empty());  // forgiven: no longer at 1 failure
+  CHECK(c.open_keys("failed", 1, 10)->empty());     // forgiven: no longer at 1 failure
   CHECK(c.open_keys("completed", 0, 10)->empty());  // open keys only
 }

@@ -26,8 +26,8 @@ std::string read(const std::string& relative) {
 
 Policy acme() {
   Policy p;
-  p.signers.push_back(crypto::Certificate::load_pem_file(std::string(EDIHUB_SOURCE_DIR) + "/partners/certs/acme.crt")
-                          .value());
+  p.signers.push_back(
+      crypto::Certificate::load_pem_file(std::string(EDIHUB_SOURCE_DIR) + "/partners/certs/acme.crt").value());
   return p;
 }
 
@@ -69,7 +69,8 @@ TEST_CASE("WS-Security: what fails, with its EBMS code and words") {
 
   f = check(signed_, kPayload, Policy{});
   CHECK(f.code == "EBMS:0101");
-  CHECK(f.detail.rfind("signed by a certificate this partner does not list (BinarySecurityToken CN=ACMESUPPLY", 0) == 0);
+  CHECK(f.detail.rfind("signed by a certificate this partner does not list (BinarySecurityToken CN=ACMESUPPLY", 0) ==
+        0);
 
   std::string changed = signed_;
   changed.replace(changed.find("<eb:ConversationId>c1<"), 22, "<eb:ConversationId>c2<");
@@ -103,14 +104,15 @@ TEST_CASE("WS-Security: what fails, with its EBMS code and words") {
                    "<xenc:EncryptedKey xmlns:xenc=\"http://www.w3.org/2001/04/xmlenc#\" Id=\"ek\"/>");
   f = check(encrypted);
   CHECK(f.code == "EBMS:0103");
-  CHECK(f.detail == "key transport '' (digest '', MGF '') is not allowed by the policy (xmlenc11 RSA-OAEP with "
-                    "SHA-256 and MGF1-SHA256)");
+  CHECK(f.detail ==
+        "key transport '' (digest '', MGF '') is not allowed by the policy (xmlenc11 RSA-OAEP with "
+        "SHA-256 and MGF1-SHA256)");
 }
 
 TEST_CASE("WS-Security: unsigned messages pass only where the policy allows them") {
   const std::string unsigned_ = read("samples/as4/swa-856.as4");
-  const std::string soap = unsigned_.substr(unsigned_.find("<?xml"), unsigned_.find("</S12:Envelope>") + 15 -
-                                                                         unsigned_.find("<?xml"));
+  const std::string soap =
+      unsigned_.substr(unsigned_.find("<?xml"), unsigned_.find("</S12:Envelope>") + 15 - unsigned_.find("<?xml"));
   Failure f = check(soap);
   CHECK(f.code == "EBMS:0103");
   CHECK(f.detail == "the partner profile requires a signed message; there is no wsse:Security header");
@@ -171,5 +173,6 @@ TEST_CASE("WS-Security: signed and encrypted by the JDK for us: decrypted, then 
   // Sent in the clear where encryption is required.
   f = check(read("tests/fuzz/seeds/as4-wss-signed.xml"), kPayload, p, &c);
   CHECK(f.code == "EBMS:0103");
-  CHECK(f.detail == "the partner profile requires encryption; the attachment cid:payload-1@acme.example is not encrypted");
+  CHECK(f.detail ==
+        "the partner profile requires encryption; the attachment cid:payload-1@acme.example is not encrypted");
 }

@@ -34,8 +34,7 @@ TEST_CASE("TA1 accepting an interchange") {
   auto ta1 = x12::ta1_for(ic);
   CHECK(ta1.status == 'A');
   CHECK(ta1.note_code == "000");
-  CHECK(x12::build_ta1(ic, ta1, kEnv) ==
-        std::string(kIsa997) + "TA1*000000001*240102*1230*A*000~\nIEA*0*000000017~\n");
+  CHECK(x12::build_ta1(ic, ta1, kEnv) == std::string(kIsa997) + "TA1*000000001*240102*1230*A*000~\nIEA*0*000000017~\n");
 }
 
 TEST_CASE("TA1 rejecting: note codes from the envelope errors") {
@@ -53,7 +52,8 @@ TEST_CASE("TA1 rejecting: note codes from the envelope errors") {
     CHECK(x12::ta1_for(parse_one(in.substr(0, in.find("SE*")))).note_code == "023");
   }
   SUBCASE("ISA13 not numeric -> 018") {
-    auto ic = parse_one(with(with(test::x12(), "*000000001*0*P", "*00000000X*0*P"), "IEA*1*000000001", "IEA*1*00000000X"));
+    auto ic =
+        parse_one(with(with(test::x12(), "*000000001*0*P", "*00000000X*0*P"), "IEA*1*000000001", "IEA*1*00000000X"));
     CHECK(x12::ta1_for(ic).note_code == "018");
   }
   SUBCASE("ISA15 not P/T -> 020") {
@@ -110,8 +110,7 @@ TEST_CASE("997: partially accepted group, group trailer errors, AK3 for a bad se
   }
   SUBCASE("unrecognized segment ID -> AK3 code 1, AK5 code 5") {
     auto ic = parse_one(with(test::x12(), "REF*ZZ*0", "r3F*ZZ*0"));
-    CHECK(x12::build_997(ic, kEnv).find("AK2*856*0001~\nAK3*r3F*2**1~\nAK5*R*5~\nAK9*R*1*1*0~\n") !=
-          std::string::npos);
+    CHECK(x12::build_997(ic, kEnv).find("AK2*856*0001~\nAK3*r3F*2**1~\nAK5*R*5~\nAK9*R*1*1*0~\n") != std::string::npos);
   }
 }
 
@@ -156,8 +155,8 @@ TEST_CASE("999 accepting and rejecting") {
 
 TEST_CASE("acknowledgments parse back without envelope errors") {
   auto ic = parse_one(test::x12());
-  for (const std::string& ack : {x12::build_ta1(ic, x12::ta1_for(ic), kEnv), x12::build_997(ic, kEnv),
-                                 x12::build_999(ic, kEnv)}) {
+  for (const std::string& ack :
+       {x12::build_ta1(ic, x12::ta1_for(ic), kEnv), x12::build_997(ic, kEnv), x12::build_999(ic, kEnv)}) {
     auto r = edi::parse(ack);
     CHECK(r.ok());
     REQUIRE(r.interchanges.size() == 1);

@@ -87,7 +87,8 @@ TEST_CASE("X12 delimiters come from the ISA positions") {
   SUBCASE("CRLF as segment terminator pair") {
     std::string in = x12(isa('*', "U", "00401", "000000001", '>', "\r\n"), 2, "000000001", "");
     std::string out;
-    for (size_t i = 0; i < in.size(); ++i) out += (i >= 106 && in[i] == '~') ? std::string("\r\n") : std::string(1, in[i]);
+    for (size_t i = 0; i < in.size(); ++i)
+      out += (i >= 106 && in[i] == '~') ? std::string("\r\n") : std::string(1, in[i]);
     const auto& ic = only(edi::parse(out));
     CHECK(ic.ok());
     CHECK(ic.groups[0].messages[0].segments == 4);
@@ -95,7 +96,8 @@ TEST_CASE("X12 delimiters come from the ISA positions") {
   SUBCASE("a multi-byte UTF-8 terminator") {
     std::string in = x12(isa('*', "U", "00401", "000000001", '>', "\xE2\x80\xA6"), 1, "000000001", "\n");
     std::string out;
-    for (size_t i = 0; i < in.size(); ++i) out += (i >= 106 && in[i] == '~') ? std::string("\xE2\x80\xA6") : std::string(1, in[i]);
+    for (size_t i = 0; i < in.size(); ++i)
+      out += (i >= 106 && in[i] == '~') ? std::string("\xE2\x80\xA6") : std::string(1, in[i]);
     const auto& ic = only(edi::parse(out));
     CHECK(ic.ok());
     CHECK(ic.delimiters.terminator.size == 3);
@@ -109,9 +111,7 @@ TEST_CASE("X12 delimiters come from the ISA positions") {
 }
 
 TEST_CASE("X12 tolerances: CR/LF, BOM, 80-column wrapping, several interchanges") {
-  SUBCASE("CR/LF after terminators") {
-    CHECK(only(edi::parse(x12(isa(), 2, "000000001", "\r\n"))).ok());
-  }
+  SUBCASE("CR/LF after terminators") { CHECK(only(edi::parse(x12(isa(), 2, "000000001", "\r\n"))).ok()); }
   SUBCASE("no line breaks at all") { CHECK(only(edi::parse(x12(isa(), 2, "000000001", ""))).ok()); }
   SUBCASE("UTF-8 byte order mark") {
     const auto& ic = only(edi::parse("\xEF\xBB\xBF" + x12()));
@@ -157,9 +157,11 @@ TEST_CASE("X12 validation rules") {
       {"SE01 is not the segment count", replace(good, "SE*4*", "SE*5*"), "SE01_COUNT"},
       {"SE02 differs from ST02", replace(good, "SE*4*0001", "SE*4*0002"), "SE02_CONTROL"},
       {"ISA of 105 characters", replace(good, "SENDER         ", "SENDER        "), "ISA_LENGTH"},
-      {"ISA13 not numeric", replace(replace(good, "*000000001*0*P", "*00000000X*0*P"), "IEA*1*000000001", "IEA*1*00000000X"), "ISA_ELEMENT"},
+      {"ISA13 not numeric",
+       replace(replace(good, "*000000001*0*P", "*00000000X*0*P"), "IEA*1*000000001", "IEA*1*00000000X"), "ISA_ELEMENT"},
       {"truncated inside a set", good.substr(0, good.find("REF*ZZ*1")), "TRUNCATED,SE_MISSING,GE_MISSING"},
-      {"missing SE before the next ST", replace(good, "SE*4*0001~\n", "ST*856*0002~\nSE*2*0002~\n"), "SE_MISSING,GE01_COUNT"},
+      {"missing SE before the next ST", replace(good, "SE*4*0001~\n", "ST*856*0002~\nSE*2*0002~\n"),
+       "SE_MISSING,GE01_COUNT"},
       {"missing GE before IEA", replace(good, "GE*1*7~\n", ""), "GE_MISSING"},
       {"segment outside a set", replace(good, "GE*1*7~", "REF*ZZ*X~\nGE*1*7~"), "UNEXPECTED_SEGMENT"},
       {"invalid segment tag inside a set", replace(good, "REF*ZZ*0", "r3F*ZZ*0"), "INVALID_SEGMENT_TAG"},
@@ -212,8 +214,9 @@ TEST_CASE("streaming: any chunking gives the same result as the whole buffer") {
   for (size_t chunk : {1, 2, 3, 7, 64, 105, 106, 107}) {
     CAPTURE(chunk);
     std::vector<edi::Interchange> got;
-    edi::Parser p(edi::ParseOptions{}, [&](edi::Interchange&& ic) { got.push_back(std::move(ic)); },
-                  [](edi::EnvelopeError&&) { FAIL("file error"); });
+    edi::Parser p(
+        edi::ParseOptions{}, [&](edi::Interchange&& ic) { got.push_back(std::move(ic)); },
+        [](edi::EnvelopeError&&) { FAIL("file error"); });
     std::string pending;
     for (size_t i = 0; i < in.size(); i += chunk) {
       pending += in.substr(i, chunk);

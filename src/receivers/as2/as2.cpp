@@ -66,16 +66,17 @@ Next As2Protocol::envelope(Message& m, HttpAnswer* answer) {
   if (*to != s_.our_as2_id)
     return refuse(answer, 403, "AS2-To '" + *to + "' is not this gateway ('" + s_.our_as2_id + "')");
   m.partner = s_.partners->as2_sender(*from);
-  if (m.partner == nullptr)
-    return refuse(answer, 403, "unknown AS2-From '" + *from + "': no partner profile lists it");
+  if (m.partner == nullptr) return refuse(answer, 403, "unknown AS2-From '" + *from + "': no partner profile lists it");
   if (m.work.arrival.expected_partner && *m.work.arrival.expected_partner != m.partner->id)
-    return refuse(answer, 403, "AS2-From '" + *from + "' is partner '" + m.partner->id + "', not '" +
-                                   *m.work.arrival.expected_partner + "'");
+    return refuse(
+        answer, 403,
+        "AS2-From '" + *from + "' is partner '" + m.partner->id + "', not '" + *m.work.arrival.expected_partner + "'");
   // Async MDN: only to a URL the partner's profile allows.
   const std::string async_url = r.header("Receipt-Delivery-Option");
   if (!async_url.empty() && !m.partner->allows_async_mdn(async_url))
-    return refuse(answer, 403, "Receipt-Delivery-Option '" + async_url + "' is not allowed for partner '" +
-                                   m.partner->id + "' (see <mdn async-url-allow> in its profile)");
+    return refuse(answer, 403,
+                  "Receipt-Delivery-Option '" + async_url + "' is not allowed for partner '" + m.partner->id +
+                      "' (see <mdn async-url-allow> in its profile)");
   m.work.async_destination = async_url;
   m.work.claim.key = store::MessageKey::as2(m.partner->id, message_id_);
   // The bytes as received, as the outer MIME entity: what tells a
@@ -114,9 +115,9 @@ Next As2Protocol::unwrap(Message& m, HttpAnswer* answer) {
     m.failure_text = partner_text(u.status().message(), 1000);
     return Next::Continue;
   }
-  if (const std::string why = u->signed_ ? receivers::expired_signer(*m.partner, u->signer_subject,
-                                                                      u->signer_not_after, std::time(nullptr))
-                                         : "";
+  if (const std::string why =
+          u->signed_ ? receivers::expired_signer(*m.partner, u->signer_subject, u->signer_not_after, std::time(nullptr))
+                     : "";
       !why.empty()) {
     m.signature_verified = false;  // by a certificate no longer accepted: it proves nothing
     m.failure = gate::Failure::AuthenticationFailed;
@@ -139,8 +140,8 @@ Next As2Protocol::unwrap(Message& m, HttpAnswer* answer) {
   return Next::Continue;
 }
 
-Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier, const std::string& text,
-                                        bool with_mic, const std::string& warning) {
+Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier, const std::string& text, bool with_mic,
+                                        const std::string& warning) {
   MdnContent c;
   c.our_as2_id = s_.our_as2_id;
   c.partner_as2_id = from_;
@@ -200,8 +201,7 @@ Result<store::Receipt> As2Protocol::draft(Message& m, Outcome outcome, const std
 }
 
 Result<store::Receipt> As2Protocol::conflict(Message& m, const std::string&) {
-  return mdn(m, std::string(as2_modifier(gate::Failure::Malformed)), "was already used for different content",
-             false);
+  return mdn(m, std::string(as2_modifier(gate::Failure::Malformed)), "was already used for different content", false);
 }
 
 std::string As2Protocol::receipt_message_id(const store::Receipt& receipt) const {

@@ -49,8 +49,8 @@ class As2Protocol : public receivers::Protocol {
 
  private:
   // The MDN for this message; `modifier` empty for processed.
-  Result<store::Receipt> mdn(receivers::Message& m, const std::string& modifier, const std::string& text,
-                             bool with_mic, const std::string& warning = {});
+  Result<store::Receipt> mdn(receivers::Message& m, const std::string& modifier, const std::string& text, bool with_mic,
+                             const std::string& warning = {});
 
   const Settings& s_;
   std::string from_;        // AS2-From, unquoted

@@ -4,7 +4,6 @@
 #include "parsers/mime/transfer.h"
 #include "src/common/partner_text.h"
 
-
 #include <cctype>
 #include <sstream>
 #include <vector>
@@ -14,15 +13,21 @@ namespace edihub::as2 {
 std::string_view as2_modifier(gate::Failure f) {
   using gate::Failure;
   switch (f) {
-    case Failure::DecryptionFailed: return "decryption-failed";
+    case Failure::DecryptionFailed:
+      return "decryption-failed";
     // A signed message whose interchange names another's sender is the
     // nearest RFC 4130 has: not who it says it is.
     case Failure::SenderNotAuthorized:
-    case Failure::AuthenticationFailed: return "authentication-failed";
-    case Failure::IntegrityCheckFailed: return "integrity-check-failed";
-    case Failure::DecompressionFailed: return "decompression-failed";
-    case Failure::InsufficientSecurity: return "insufficient-message-security";
-    default: return "unexpected-processing-error";
+    case Failure::AuthenticationFailed:
+      return "authentication-failed";
+    case Failure::IntegrityCheckFailed:
+      return "integrity-check-failed";
+    case Failure::DecompressionFailed:
+      return "decompression-failed";
+    case Failure::InsufficientSecurity:
+      return "insufficient-message-security";
+    default:
+      return "unexpected-processing-error";
   }
 }
 
@@ -95,31 +100,26 @@ Result<Mdn> build_mdn(const MdnContent& content, const ReceiptRequest& request, 
   c.text = partner_text(c.text, 4000);
   const std::string report_boundary = "----=_edihub_report_" + c.boundary;
   const std::string disposition =
-      !c.modifier.empty() ? "automatic-action/MDN-sent-automatically; processed/error: " + c.modifier
+      !c.modifier.empty()  ? "automatic-action/MDN-sent-automatically; processed/error: " + c.modifier
       : !c.warning.empty() ? "automatic-action/MDN-sent-automatically; processed/warning: " + c.warning
                            : std::string("automatic-action/MDN-sent-automatically; processed");
-  std::string notification =
-      "Reporting-UA: " + c.reporting_ua + "\r\n" +
-      "Original-Recipient: rfc822; " + c.our_as2_id + "\r\n" +
-      "Final-Recipient: rfc822; " + c.our_as2_id + "\r\n" +
-      "Original-Message-ID: " + c.original_message_id + "\r\n";
+  std::string notification = "Reporting-UA: " + c.reporting_ua + "\r\n" + "Original-Recipient: rfc822; " +
+                             c.our_as2_id + "\r\n" + "Final-Recipient: rfc822; " + c.our_as2_id + "\r\n" +
+                             "Original-Message-ID: " + c.original_message_id + "\r\n";
   if (!c.mic.empty()) notification += "Received-Content-MIC: " + c.mic + ", " + c.mic_algorithm + "\r\n";
   notification += "Disposition: " + disposition + "\r\n";
 
   const std::string report_type =
       "multipart/report; report-type=disposition-notification; boundary=\"" + report_boundary + "\"";
-  const std::string report_body =
-      "--" + report_boundary + "\r\n" +
-      "Content-Type: text/plain; charset=us-ascii\r\n"
-      "Content-Transfer-Encoding: 7bit\r\n"
-      "\r\n" +
-      c.text + "\r\n" +
-      "--" + report_boundary + "\r\n" +
-      "Content-Type: message/disposition-notification\r\n"
-      "Content-Transfer-Encoding: 7bit\r\n"
-      "\r\n" +
-      notification + "\r\n" +
-      "--" + report_boundary + "--\r\n";
+  const std::string report_body = "--" + report_boundary + "\r\n" +
+                                  "Content-Type: text/plain; charset=us-ascii\r\n"
+                                  "Content-Transfer-Encoding: 7bit\r\n"
+                                  "\r\n" +
+                                  c.text + "\r\n" + "--" + report_boundary + "\r\n" +
+                                  "Content-Type: message/disposition-notification\r\n"
+                                  "Content-Transfer-Encoding: 7bit\r\n"
+                                  "\r\n" +
+                                  notification + "\r\n" + "--" + report_boundary + "--\r\n";
 
   Mdn mdn;
   mdn.headers = "AS2-Version: 1.2\r\nAS2-From: \"" + c.our_as2_id + "\"\r\nAS2-To: \"" + c.partner_as2_id +
@@ -135,16 +135,14 @@ Result<Mdn> build_mdn(const MdnContent& content, const ReceiptRequest& request, 
   Result<std::string> signature = crypto::sign_detached(signed_entity, *signer, request.micalg);
   if (!signature.is_ok()) return signature.status();
   const std::string signed_boundary = "----=_edihub_signed_" + c.boundary;
-  mdn.headers += "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=" +
-                 request.micalg + "; boundary=\"" + signed_boundary + "\"\r\n";
-  mdn.body = "--" + signed_boundary + "\r\n" + signed_entity + "\r\n" +
-             "--" + signed_boundary + "\r\n" +
+  mdn.headers += "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=" + request.micalg +
+                 "; boundary=\"" + signed_boundary + "\"\r\n";
+  mdn.body = "--" + signed_boundary + "\r\n" + signed_entity + "\r\n" + "--" + signed_boundary + "\r\n" +
              "Content-Type: application/pkcs7-signature; name=smime.p7s\r\n"
              "Content-Transfer-Encoding: base64\r\n"
              "Content-Disposition: attachment; filename=smime.p7s\r\n"
              "\r\n" +
-             mime::base64_encode_lines(signature.value()) +
-             "--" + signed_boundary + "--\r\n";
+             mime::base64_encode_lines(signature.value()) + "--" + signed_boundary + "--\r\n";
   return mdn;
 }
 

@@ -17,10 +17,10 @@ std::string_view as2_modifier(gate::Failure f);
 
 // What Disposition-Notification-Options asks for.
 struct ReceiptRequest {
-  bool signed_receipt = false;     // signed-receipt-protocol includes pkcs7-signature
+  bool signed_receipt = false;      // signed-receipt-protocol includes pkcs7-signature
   bool signature_required = false;  // ... with importance "required"
-  std::string micalg = "sha-256";  // the first algorithm we support, as the partner wrote it
-  std::string refused_micalg;      // md5 asked for and not allowed by the profile (for the log)
+  std::string micalg = "sha-256";   // the first algorithm we support, as the partner wrote it
+  std::string refused_micalg;       // md5 asked for and not allowed by the profile (for the log)
 };
 
 // Parses e.g. "signed-receipt-protocol=optional, pkcs7-signature;
@@ -52,7 +52,6 @@ struct Mdn {
 // asks for a signed receipt. `signer` may be null for unsigned receipts.
 // Every text field passes partner_text() on the way in: no value can end a
 // line of the MDN.
-Result<Mdn> build_mdn(const MdnContent& content, const ReceiptRequest& request,
-                      const crypto::Identity* signer);
+Result<Mdn> build_mdn(const MdnContent& content, const ReceiptRequest& request, const crypto::Identity* signer);
 
 }  // namespace edihub::as2

@@ -30,8 +30,7 @@ Status read_report(const mime::Entity& report, PartnerMdn* out) {
     // into `block`, which must outlive it).
     const std::string block = body + "\r\n";
     mime::Entity fields;
-    if (mime::Error e = mime::parse_entity(block, &fields))
-      return Status::invalid("the MDN fields: " + e.message);
+    if (mime::Error e = mime::parse_entity(block, &fields)) return Status::invalid("the MDN fields: " + e.message);
     if (const mime::Header* h = fields.find("Original-Message-ID")) out->original_message_id = trim(h->value);
     if (const mime::Header* h = fields.find("Disposition")) out->disposition = trim(h->value);
     if (const mime::Header* h = fields.find("Received-Content-MIC")) {
@@ -109,11 +108,11 @@ bool signature_required_of(const config::Partner& partner, size_t signing_certif
 }
 
 Status verdict(const PartnerMdn& mdn, const MdnExpectation& expected) {
-  const std::string_view message_id = expected.message_id, expected_mic = expected.mic,
-                         algorithm = expected.algorithm;
+  const std::string_view message_id = expected.message_id, expected_mic = expected.mic, algorithm = expected.algorithm;
   if (expected.signed_ && !mdn.signed_)
-    return Status::invalid("the MDN is not signed, and this partner's MDNs must be signed by one of its "
-                           "certificates (its profile lists them or requires signatures)");
+    return Status::invalid(
+        "the MDN is not signed, and this partner's MDNs must be signed by one of its "
+        "certificates (its profile lists them or requires signatures)");
   if (mdn.original_message_id != message_id)
     return Status::invalid("the MDN answers " + partner_text(mdn.original_message_id, 200) + ", not " +
                            std::string(message_id));
@@ -135,8 +134,8 @@ Status verdict(const PartnerMdn& mdn, const MdnExpectation& expected) {
     };
     if (bare(mdn.mic_algorithm) != bare(algorithm) || mdn.mic != expected_mic)
       return Status::invalid("the MDN's Received-Content-MIC is '" + partner_text(mdn.mic, 100) + ", " +
-                             partner_text(mdn.mic_algorithm, 20) + "', ours is '" + std::string(expected_mic) +
-                             ", " + std::string(algorithm) + "'");
+                             partner_text(mdn.mic_algorithm, 20) + "', ours is '" + std::string(expected_mic) + ", " +
+                             std::string(algorithm) + "'");
   }
   return Status::ok();
 }

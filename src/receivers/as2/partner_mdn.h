@@ -35,8 +35,8 @@ Result<PartnerMdn> read_partner_mdn(std::string_view content_type, std::string_v
 
 // What an MDN must be to settle one of our messages.
 struct MdnExpectation {
-  std::string_view message_id;          // ours, the MDN's Original-Message-ID
-  std::string_view mic;                 // base64, of what we signed
+  std::string_view message_id;             // ours, the MDN's Original-Message-ID
+  std::string_view mic;                    // base64, of what we signed
   std::string_view algorithm = "sha-256";  // the MIC's, as AS2 names it
   // Signed by one of the partner's certificates (read_partner_mdn verified
   // it): whenever its profile lists signing certificates or requires

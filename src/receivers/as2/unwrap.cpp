@@ -7,7 +7,9 @@ namespace edihub::as2 {
 
 namespace {
 
-Status unexpected(const std::string& why) { return Status::invalid(Code::Malformed, "unexpected-processing-error: " + why); }
+Status unexpected(const std::string& why) {
+  return Status::invalid(Code::Malformed, "unexpected-processing-error: " + why);
+}
 
 // The body with its transfer encoding removed, failing as an MDN disposition.
 Result<std::string> decoded_body(const mime::Entity& e) {
@@ -29,13 +31,14 @@ std::string canonical_crlf(std::string_view s) {
 
 Status counted(Lease& lease, size_t n) {
   switch (lease.take(n)) {
-    case Lease::Refusal::None: return Status::ok();
+    case Lease::Refusal::None:
+      return Status::ok();
     case Lease::Refusal::OverGatewayCap:
       return Status::transient("the gateway is unwrapping too much at once: retry later");
-    case Lease::Refusal::OverMessageCap: break;
+    case Lease::Refusal::OverMessageCap:
+      break;
   }
-  return unexpected("the message unwraps to more than " + std::to_string(lease.cap()) +
-                    " bytes (all layers together)");
+  return unexpected("the message unwraps to more than " + std::to_string(lease.cap()) + " bytes (all layers together)");
 }
 
 }  // namespace

@@ -36,8 +36,8 @@ store::Receipt error_receipt(const Error& e, const std::string& ref) {
 }
 
 Next refuse(HttpAnswer* answer, const Error& e, const std::string& ref) {
-  *answer = receivers::receipt_answer(error_receipt(e, ref), e.severity == "warning" ? Outcome::Processed
-                                                                                     : Outcome::Rejected);
+  *answer = receivers::receipt_answer(error_receipt(e, ref),
+                                      e.severity == "warning" ? Outcome::Processed : Outcome::Rejected);
   answer->detail = e.code + " " + e.detail;
   return Next::Answer;
 }
@@ -60,24 +60,30 @@ gate::Failure failure_of(const crypto::wss::Failure& f) {
 std::string_view ebms_code(gate::Failure f) {
   using gate::Failure;
   switch (f) {
-    case Failure::DecryptionFailed: return "EBMS:0102";
+    case Failure::DecryptionFailed:
+      return "EBMS:0102";
     case Failure::AuthenticationFailed:
-    case Failure::IntegrityCheckFailed: return "EBMS:0101";
-    case Failure::DecompressionFailed: return "EBMS:0303";
-    case Failure::InsufficientSecurity: return "EBMS:0103";
-    case Failure::Malformed: return "EBMS:0009";
+    case Failure::IntegrityCheckFailed:
+      return "EBMS:0101";
+    case Failure::DecompressionFailed:
+      return "EBMS:0303";
+    case Failure::InsufficientSecurity:
+      return "EBMS:0103";
+    case Failure::Malformed:
+      return "EBMS:0009";
     // The payload names a sender or receiver inconsistent with the P-Mode.
     case Failure::SenderNotAuthorized:
-    case Failure::NotAddressedToUs: return "EBMS:0003";
-    default: return "EBMS:0004";
+    case Failure::NotAddressedToUs:
+      return "EBMS:0003";
+    default:
+      return "EBMS:0004";
   }
 }
 
 Result<Settings> Settings::from_config(const config::Gateway& gw, const config::Partners& partners) {
   ASSIGN_OR_RETURN(receivers::SigningCertificates certs, receivers::load_signing_certificates(partners));
   ASSIGN_OR_RETURN(std::vector<crypto::Identity> identities, receivers::load_identities(gw));
-  return Settings{gw.as4_party_id, gw.as4_party_type, &partners, std::move(certs),
-                  std::move(identities)};
+  return Settings{gw.as4_party_id, gw.as4_party_type, &partners, std::move(certs), std::move(identities)};
 }
 
 Result<store::Receipt> As4Protocol::signed_if_authenticated(store::Receipt receipt) const {
@@ -195,8 +201,9 @@ Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
   if (m.work.arrival.expected_partner && *m.work.arrival.expected_partner != m.partner->id) {
     const config::Partner* p = m.partner;
     m.partner = nullptr;
-    return refuse(answer, ebms_error("EBMS:0001", "sender party belongs to partner '" + p->id + "', not '" +
-                                                      *m.work.arrival.expected_partner + "'"),
+    return refuse(answer,
+                  ebms_error("EBMS:0001", "sender party belongs to partner '" + p->id + "', not '" +
+                                              *m.work.arrival.expected_partner + "'"),
                   um_.message_id);
   }
   bool to_us = false;
@@ -250,8 +257,8 @@ Next As4Protocol::unwrap(Message& m, HttpAnswer* answer) {
           return Next::Answer;
         }
         m.failure = gate::Failure::DecompressionFailed;
-        m.failure_text = "payload " + partner_text(p.href, 200) + " is not valid gzip (or too large): " +
-                         inflated.status().message();
+        m.failure_text = "payload " + partner_text(p.href, 200) +
+                         " is not valid gzip (or too large): " + inflated.status().message();
         return Next::Continue;
       }
       bytes = std::move(inflated.value());
@@ -275,9 +282,9 @@ Result<store::Receipt> As4Protocol::draft(Message& m, Outcome outcome, const std
   if (outcome != Outcome::Rejected) {
     // A signed message gets the signed form: NonRepudiationInformation, no copy of the message.
     const SignalInfo info = signal_for(um_.message_id);
-    return signed_if_authenticated({200, std::string("Content-Type: ") + kSoapType + "\r\n",
-                                    security_.is_signed ? build_nr_receipt(info, security_.references)
-                                                        : build_receipt(info, um_)});
+    return signed_if_authenticated(
+        {200, std::string("Content-Type: ") + kSoapType + "\r\n",
+         security_.is_signed ? build_nr_receipt(info, security_.references) : build_receipt(info, um_)});
   }
   const std::string code = error_code_.empty() ? std::string(ebms_code(m.failure)) : error_code_;
   return signed_if_authenticated(
@@ -285,10 +292,10 @@ Result<store::Receipt> As4Protocol::draft(Message& m, Outcome outcome, const std
 }
 
 Result<store::Receipt> As4Protocol::conflict(Message&, const std::string&) {
-  return signed_if_authenticated(error_receipt(ebms_error("EBMS:0004", "conflict: MessageId " +
-                                                                           partner_text(um_.message_id, 256) +
-                                                                           " was already received with different content"),
-                                               um_.message_id));
+  return signed_if_authenticated(
+      error_receipt(ebms_error("EBMS:0004", "conflict: MessageId " + partner_text(um_.message_id, 256) +
+                                                " was already received with different content"),
+                    um_.message_id));
 }
 
 HttpAnswer As4Protocol::answer(Message&, Outcome outcome, const store::Receipt& receipt) {

@@ -25,7 +25,7 @@ struct Settings {
   std::string our_party_id, our_party_type;  // eb:To must name us
   const config::Partners* partners = nullptr;
   receivers::SigningCertificates signing_certificates;  // WS-Security signers, by partner id
-  std::vector<crypto::Identity> identities;            // the first signs Receipts to signed messages
+  std::vector<crypto::Identity> identities;             // the first signs Receipts to signed messages
 
   // Our party from the gateway config, the partners' certificates loaded.
   static Result<Settings> from_config(const config::Gateway& gw, const config::Partners& partners);
@@ -52,12 +52,12 @@ class As4Protocol : public receivers::Protocol {
 
   const Settings& s_;
   UserMessage um_;
-  std::string_view soap_;                             // the root part, a view into the request
+  std::string_view soap_;                                // the root part, a view into the request
   std::map<std::string, std::string_view> attachments_;  // by Content-ID, views (transfer encoding removed below)
   std::map<std::string, std::string> attachment_types_;
-  std::map<std::string, std::string> decoded_;        // attachments that had a transfer encoding
-  std::string error_code_;                            // an EBMS code more precise than the failure's
-  crypto::wss::Checked security_;                      // what the signature covered, who signed
+  std::map<std::string, std::string> decoded_;  // attachments that had a transfer encoding
+  std::string error_code_;                      // an EBMS code more precise than the failure's
+  crypto::wss::Checked security_;               // what the signature covered, who signed
 };
 
 }  // namespace edihub::as4

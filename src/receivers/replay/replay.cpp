@@ -107,9 +107,10 @@ Status Replayer::run_capture(const std::string& path, receivers::CaptureKind kin
   line.outcome = answer.outcome;
   line.detail = partner_text(answer.detail, 500);
   if (!answer.partner.empty() && !answer.transport_id.empty())
-    line.message_id = (kind == receivers::CaptureKind::As2 ? store::MessageKey::as2(answer.partner, answer.transport_id)
-                                                           : store::MessageKey::as4(answer.partner, answer.transport_id))
-                          .message_id;
+    line.message_id =
+        (kind == receivers::CaptureKind::As2 ? store::MessageKey::as2(answer.partner, answer.transport_id)
+                                             : store::MessageKey::as4(answer.partner, answer.transport_id))
+            .message_id;
   line.answer = std::move(answer);
   report(line);
   return Status::ok();

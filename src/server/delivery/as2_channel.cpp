@@ -41,8 +41,7 @@ as2::Mic as2_expected_mic_now(const store::OutboxEntry& e, const config::Partner
   return as2_expected_mic(e, p != nullptr ? *p : config::Partner{});
 }
 
-Result<Prepared> build_as2(const store::OutboxEntry& e, const config::Partner& partner,
-                                                     const As2Outbound& o) {
+Result<Prepared> build_as2(const store::OutboxEntry& e, const config::Partner& partner, const As2Outbound& o) {
   if (o.settings->identities.empty()) return Status::invalid("this gateway has no identity to sign with");
   if (partner.encryption_certificate.empty())
     return Status::invalid("partner '" + partner.id + "' has no <certificate use=\"encryption\"> to encrypt to");
@@ -55,8 +54,7 @@ Result<Prepared> build_as2(const store::OutboxEntry& e, const config::Partner& p
   const std::string boundary = "----=_edihub_ack_" + std::to_string(e.id);
   const std::string signed_entity =
       "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=" + partner.as2_digest +
-      "; boundary=\"" +
-      boundary + "\"\r\n\r\n--" + boundary + "\r\n" + entity + "\r\n--" + boundary +
+      "; boundary=\"" + boundary + "\"\r\n\r\n--" + boundary + "\r\n" + entity + "\r\n--" + boundary +
       "\r\nContent-Type: application/pkcs7-signature; name=smime.p7s\r\nContent-Transfer-Encoding: base64\r\n"
       "Content-Disposition: attachment; filename=smime.p7s\r\n\r\n" +
       mime::base64_encode_lines(signature.value()) + "--" + boundary + "--\r\n";
@@ -69,15 +67,19 @@ Result<Prepared> build_as2(const store::OutboxEntry& e, const config::Partner& p
   if (async && o.receipt_url.empty())
     return Status::invalid("partner '" + partner.id +
                            "' asks for async MDNs but this gateway has no <listen public-url> to receive them");
-  std::string headers = "AS2-Version: 1.2\r\nAS2-From: " + quoted_id(o.settings->our_as2_id) + "\r\nAS2-To: " +
-                        quoted_id(partner.as2_send_id) + "\r\nMessage-ID: " + e.item.message_id +
-                        "\r\nSubject: " + e.item.kind + " acknowledgment\r\nMIME-Version: 1.0\r\n"
-                        "Disposition-Notification-To: " + o.settings->our_as2_id +
+  std::string headers = "AS2-Version: 1.2\r\nAS2-From: " + quoted_id(o.settings->our_as2_id) +
+                        "\r\nAS2-To: " + quoted_id(partner.as2_send_id) + "\r\nMessage-ID: " + e.item.message_id +
+                        "\r\nSubject: " + e.item.kind +
+                        " acknowledgment\r\nMIME-Version: 1.0\r\n"
+                        "Disposition-Notification-To: " +
+                        o.settings->our_as2_id +
                         "\r\nDisposition-Notification-Options: signed-receipt-protocol=optional, pkcs7-signature; "
-                        "signed-receipt-micalg=optional, " + partner.as2_digest + "\r\n";
+                        "signed-receipt-micalg=optional, " +
+                        partner.as2_digest + "\r\n";
   if (async) headers += "Receipt-Delivery-Option: " + o.receipt_url + "\r\n";
-  headers += "Content-Type: application/pkcs7-mime; smime-type=enveloped-data; name=\"smime.p7m\"\r\n"
-             "Content-Transfer-Encoding: binary\r\n";
+  headers +=
+      "Content-Type: application/pkcs7-mime; smime-type=enveloped-data; name=\"smime.p7m\"\r\n"
+      "Content-Transfer-Encoding: binary\r\n";
   return Prepared{std::move(headers), std::move(enveloped.value())};
 }
 
@@ -124,8 +126,8 @@ Attempt deliver_as2(const store::OutboxEntry& e, const As2Outbound& o) {
     return a;
   }
   as2::Mic mic = as2_expected_mic(e, *partner);
-  Status v = as2::verdict(mdn.value(), {e.item.message_id, mic.value, mic.algorithm,
-                                        as2::signature_required_of(*partner, certs.size())});
+  Status v = as2::verdict(
+      mdn.value(), {e.item.message_id, mic.value, mic.algorithm, as2::signature_required_of(*partner, certs.size())});
   a.kind = v.is_ok() ? Attempt::Kind::Delivered : Attempt::Kind::Failed;
   a.error = v.message();
   a.receipt = r.headers + "\r\n" + r.body;

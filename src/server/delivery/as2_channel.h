@@ -19,7 +19,7 @@ namespace edihub::server::delivery {
 struct As2Outbound {
   const as2::Settings* settings = nullptr;  // our identity; the partners' certificates for their MDNs
   const config::Partners* partners = nullptr;
-  std::string receipt_url;                  // where async MDNs come back (our /as2)
+  std::string receipt_url;  // where async MDNs come back (our /as2)
   ChannelOptions options;
 };
 

@@ -39,12 +39,12 @@ Result<Prepared> build_as4(const store::OutboxEntry& e, const config::Partner& p
   const std::string mime_type = e.item.kind == "contrl" ? "application/edifact" : "application/edi-x12";
   m.parts.push_back({payload_id, mime_type, partner.as4_compress});
   const std::string boundary = "----=_edihub_as4_" + std::to_string(e.id);
-  const std::string headers =
-      "Content-Type: multipart/related; type=\"application/soap+xml\"; boundary=\"" + boundary +
-      "\"; start=\"<soap." + id + ">\"\r\nMIME-Version: 1.0\r\n";
+  const std::string headers = "Content-Type: multipart/related; type=\"application/soap+xml\"; boundary=\"" + boundary +
+                              "\"; start=\"<soap." + id + ">\"\r\nMIME-Version: 1.0\r\n";
   std::string body = "--" + boundary +
                      "\r\nContent-Type: application/soap+xml; charset=UTF-8\r\nContent-Transfer-Encoding: binary\r\n"
-                     "Content-ID: <soap." + id + ">\r\n\r\n" + as4::build_user_message(m) + "\r\n--" + boundary +
+                     "Content-ID: <soap." +
+                     id + ">\r\n\r\n" + as4::build_user_message(m) + "\r\n--" + boundary +
                      "\r\nContent-Type: " + (partner.as4_compress ? "application/gzip" : mime_type) +
                      "\r\nContent-Transfer-Encoding: binary\r\nContent-ID: <" + payload_id + ">\r\n\r\n" +
                      (partner.as4_compress ? crypto::deflate(e.item.body, crypto::Wrapping::Gzip) : e.item.body) +

@@ -18,9 +18,7 @@ namespace {
 Attempt retry(std::string why) { return Attempt{Attempt::Kind::Retry, "", std::move(why)}; }
 Attempt failed(std::string why) { return Attempt{Attempt::Kind::Failed, "", std::move(why)}; }
 
-std::string status_text(const Response& r) {
-  return r.status == 0 ? r.error : "HTTP " + std::to_string(r.status);
-}
+std::string status_text(const Response& r) { return r.status == 0 ? r.error : "HTTP " + std::to_string(r.status); }
 
 }  // namespace
 

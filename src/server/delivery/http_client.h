@@ -7,10 +7,10 @@
 namespace edihub::server::delivery {
 
 struct Response {
-  int status = 0;         // 0: no HTTP answer (see error)
-  std::string headers;    // "Name: value\r\n" lines of the final answer
+  int status = 0;       // 0: no HTTP answer (see error)
+  std::string headers;  // "Name: value\r\n" lines of the final answer
   std::string body;
-  std::string error;      // connection refused, timeout ...; empty with an answer
+  std::string error;  // connection refused, timeout ...; empty with an answer
 };
 
 // POSTs `body` with the header lines to `url`, waiting at most `timeout_seconds`.

@@ -74,8 +74,10 @@ int64_t Rows::int64(int row, int col) const {
       std::memcpy(&n, v, 2);
       return static_cast<int16_t>(be16toh(n));
     }
-    case kBool: return *v != 0;
-    default: return 0;
+    case kBool:
+      return *v != 0;
+    default:
+      return 0;
   }
 }
 
@@ -95,7 +97,8 @@ Result<std::unique_ptr<Connection>> Connection::open(const std::string& uri, con
   }
   std::unique_ptr<Connection> conn(new Connection(c, options));
   // Notices (a table that exists ...) are not for the operator's terminal.
-  PQsetNoticeProcessor(c, [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      c, [](void*, const char*) {}, nullptr);
   Status s = conn->simple("SET client_min_messages = warning; SET statement_timeout = 0");
   if (s.is_ok()) s = conn->migrate();
   if (!s.is_ok()) return s;
@@ -108,7 +111,8 @@ Status Connection::error_from(PGresult* r, const char* what) {
   const std::string message = trimmed(r != nullptr ? PQresultErrorMessage(r) : PQerrorMessage(c_));
   retryable_ = code == "40001" || code == "40P01";
   if (code == "55P03")  // lock_timeout: another transaction holds what we need
-    return Status::transient(Code::StoreBusy, "store busy: no write lock within " + std::to_string(lock_wait_ms_) + " ms");
+    return Status::transient(Code::StoreBusy,
+                             "store busy: no write lock within " + std::to_string(lock_wait_ms_) + " ms");
   if (PQstatus(c_) != CONNECTION_OK || code.rfind("08", 0) == 0 || code == "57P01") {
     prepared_.clear();
     PQreset(c_);  // for the next call; this one failed
@@ -126,8 +130,7 @@ Result<std::string> Connection::prepared(const std::string& sql, int parameters)
   if (PQresultStatus(r) != PGRES_COMMAND_OK) {
     Status s = error_from(r, "prepare");
     PQclear(r);
-    return s.kind() == Status::Kind::Unavailable ? s
-                                                 : Status::transient(s.message() + " [" + sql.substr(0, 80) + "]");
+    return s.kind() == Status::Kind::Unavailable ? s : Status::transient(s.message() + " [" + sql.substr(0, 80) + "]");
   }
   PQclear(r);
   return prepared_.emplace(sql, name).first->second;
@@ -141,8 +144,8 @@ Result<Rows> Connection::exec(const std::string& sql, const Params& p) {
     values[i] = p.nulls_[i] ? nullptr : p.values_[i].data();
     lengths[i] = static_cast<int>(p.values_[i].size());
   }
-  PGresult* r = PQexecPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(),
-                               lengths.data(), p.formats_.data(), 1);
+  PGresult* r = PQexecPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(), lengths.data(),
+                               p.formats_.data(), 1);
   const ExecStatusType st = PQresultStatus(r);
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
     Status s = error_from(r, "statement");
@@ -198,8 +201,9 @@ Status Connection::migrate() {
     simple(kUnlock).ignore();
     return why;
   };
-  s = simple("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL,"
-             " description TEXT NOT NULL)");
+  s = simple(
+      "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL,"
+      " description TEXT NOT NULL)");
   if (!s.is_ok()) return fail(s);
   Result<Rows> current = exec("SELECT COALESCE(MAX(version), 0) FROM schema_version");
   if (!current.is_ok()) return fail(current.status());
@@ -221,15 +225,16 @@ Status Connection::migrate() {
     s = simple("BEGIN");
     if (s.is_ok()) s = simple(block);
     if (s.is_ok()) {
-      Result<Rows> r = exec("INSERT INTO schema_version (version, applied_at, description)"
-                            " VALUES ($1, (extract(epoch FROM now()) * 1000)::bigint, $2)",
-                            Params().add(int64_t{number}).add(description));
+      Result<Rows> r = exec(
+          "INSERT INTO schema_version (version, applied_at, description)"
+          " VALUES ($1, (extract(epoch FROM now()) * 1000)::bigint, $2)",
+          Params().add(int64_t{number}).add(description));
       if (!r.is_ok()) s = r.status();
     }
     if (s.is_ok()) s = simple("COMMIT");
     if (!s.is_ok())
-      return fail(Status::unavailable("schema/postgresql.sql migration " + std::to_string(number) + ": " +
-                                      s.message()));
+      return fail(
+          Status::unavailable("schema/postgresql.sql migration " + std::to_string(number) + ": " + s.message()));
     schema_version_ = number;
   }
   return simple(kUnlock);

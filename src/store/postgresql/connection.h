@@ -43,7 +43,7 @@ class Rows {
   int size() const { return PQntuples(r_.get()); }
   int64_t affected() const;  // rows an INSERT/UPDATE/DELETE touched
   bool is_null(int row, int col) const { return PQgetisnull(r_.get(), row, col) != 0; }
-  int64_t int64(int row, int col) const;  // int2/4/8 or bool; 0 for NULL
+  int64_t int64(int row, int col) const;     // int2/4/8 or bool; 0 for NULL
   std::string text(int row, int col) const;  // text or bytea bytes; empty for NULL
 
  private:

@@ -47,8 +47,10 @@ Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& query
   const SqlFilter f = message_search_sql(query, true);
   Params params;
   for (const SqlValue& v : f.values) {
-    if (v.is_number) params.add(v.number);
-    else params.add(v.text);
+    if (v.is_number)
+      params.add(v.number);
+    else
+      params.add(v.text);
   }
   return all<MessageRow>(c_.exec(std::string(kMessageColumns) + "WHERE " + f.where + " ORDER BY id DESC LIMIT " +
                                      std::to_string(query.limit),
@@ -58,7 +60,9 @@ Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& query
 
 template <>
 Result<std::optional<MessageRow>> Console::message(int64_t id) {
-  ASSIGN_OR_RETURN(std::vector<MessageRow> rows, all<MessageRow>(c_.exec(std::string(kMessageColumns) + "WHERE id = $1", Params().add(id)), message_row));
+  ASSIGN_OR_RETURN(
+      std::vector<MessageRow> rows,
+      all<MessageRow>(c_.exec(std::string(kMessageColumns) + "WHERE id = $1", Params().add(id)), message_row));
   if (rows.empty()) return std::optional<MessageRow>();
   return std::optional<MessageRow>(std::move(rows[0]));
 }
@@ -66,11 +70,10 @@ Result<std::optional<MessageRow>> Console::message(int64_t id) {
 template <>
 Result<std::vector<MessageRow>> Console::transport_rows(const std::string& partner_id,
                                                         const std::string& transport_id) {
-  return all<MessageRow>(
-      c_.exec(std::string(kMessageColumns) +
-                  "WHERE transport_id = $1 AND COALESCE(partner_id, '') = $2 ORDER BY id LIMIT 1000",
-              Params().add(transport_id).add(partner_id)),
-      message_row);
+  return all<MessageRow>(c_.exec(std::string(kMessageColumns) +
+                                     "WHERE transport_id = $1 AND COALESCE(partner_id, '') = $2 ORDER BY id LIMIT 1000",
+                                 Params().add(transport_id).add(partner_id)),
+                         message_row);
 }
 
 template <>
@@ -105,7 +108,7 @@ Result<std::vector<BookedDocument>> Console::documents_from(const std::string& p
               " FROM shipment_notices WHERE partner_id = $1 AND source = $2 LIMIT 1000",
               Params().add(partner_id).add(source)),
       [](const Rows& r, int i) {
-        return BookedDocument{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3),
+        return BookedDocument{r.text(i, 0), r.text(i, 1),  r.text(i, 2), r.text(i, 3),
                               r.text(i, 4), r.int64(i, 5), r.int64(i, 6)};
       });
 }
@@ -120,16 +123,19 @@ Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
   return all<HourCount>(
       c_.exec("SELECT COALESCE(partner_id, ''), outcome, received_at / 3600000, count(*) FROM messages"
               " WHERE received_at >= $1 AND (protocol IN ('x12', 'edifact') OR"
-         " (protocol IN ('as2', 'as4') AND outcome <> 'processed'))"
+              " (protocol IN ('as2', 'as4') AND outcome <> 'processed'))"
               " GROUP BY 1, 2, 3 ORDER BY 3",
               Params().add(since_ms)),
-      [](const Rows& r, int i) { return HourCount{r.text(i, 0), r.text(i, 1), r.int64(i, 2), r.int64(i, 3)}; });
+      [](const Rows& r, int i) {
+        return HourCount{r.text(i, 0), r.text(i, 1), r.int64(i, 2), r.int64(i, 3)};
+      });
 }
 
 template <>
 Result<std::optional<CaptureHead>> Console::capture_head(int64_t id) {
   // octet_length() of a TOASTed bytea reads its size, not its content.
-  ASSIGN_OR_RETURN(Rows r, c_.exec("SELECT head, (octet_length(head) + octet_length(body))::bigint FROM captures WHERE id = $1",
+  ASSIGN_OR_RETURN(Rows r,
+                   c_.exec("SELECT head, (octet_length(head) + octet_length(body))::bigint FROM captures WHERE id = $1",
                            Params().add(id)));
   if (r.size() == 0) return std::optional<CaptureHead>();
   return std::optional<CaptureHead>(CaptureHead{r.text(0, 0), r.int64(0, 1)});
@@ -138,16 +144,16 @@ Result<std::optional<CaptureHead>> Console::capture_head(int64_t id) {
 template <>
 Result<int64_t> Console::last_received(const std::string& partner_id) {
   ASSIGN_OR_RETURN(Rows r, c_.exec("SELECT received_at FROM messages WHERE partner_id = $1 ORDER BY id DESC LIMIT 1",
-                           Params().add(partner_id)));
+                                   Params().add(partner_id)));
   return r.size() > 0 ? r.int64(0, 0) : 0;
 }
 
 template <>
 Status Console::put_operator(const Operator& op) {
-  return done(c_.exec("INSERT INTO operators (name, password_hash, role, created_at) VALUES ($1, $2, $3, " +
-                          c_.now_sql() +
-                          ") ON CONFLICT (name) DO UPDATE SET password_hash = excluded.password_hash, role = excluded.role",
-                      Params().add(op.name).add(op.password_hash).add(op.role)));
+  return done(
+      c_.exec("INSERT INTO operators (name, password_hash, role, created_at) VALUES ($1, $2, $3, " + c_.now_sql() +
+                  ") ON CONFLICT (name) DO UPDATE SET password_hash = excluded.password_hash, role = excluded.role",
+              Params().add(op.name).add(op.password_hash).add(op.role)));
 }
 
 template <>
@@ -162,27 +168,35 @@ Result<std::vector<Operator>> Console::operators(const std::string& name) {
       c_.exec("SELECT name, password_hash, role, created_at FROM operators WHERE $1::text = '' OR name = $1"
               " ORDER BY name",
               Params().add(name)),
-      [](const Rows& r, int i) { return Operator{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)}; });
+      [](const Rows& r, int i) {
+        return Operator{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)};
+      });
 }
 
 template <>
-Status Console::put_session(const std::string& token_sha256, const std::string& operator_name,
-                            const std::string& csrf, int64_t expires_at_ms) {
+Status Console::put_session(const std::string& token_sha256, const std::string& operator_name, const std::string& csrf,
+                            int64_t expires_at_ms) {
   if (Status s = done(c_.exec("DELETE FROM console_sessions WHERE expires_at <= " + c_.now_sql())); !s.is_ok())
     return s;
-  return done(c_.exec("INSERT INTO console_sessions (token_sha256, operator, csrf, created_at, expires_at)"
-                      " VALUES ($1, $2, $3, " + c_.now_sql() + ", $4)",
-                      Params().add(token_sha256).add(operator_name).add(csrf).add(expires_at_ms)));
+  return done(
+      c_.exec("INSERT INTO console_sessions (token_sha256, operator, csrf, created_at, expires_at)"
+              " VALUES ($1, $2, $3, " +
+                  c_.now_sql() + ", $4)",
+              Params().add(token_sha256).add(operator_name).add(csrf).add(expires_at_ms)));
 }
 
 template <>
 Result<std::optional<ConsoleSession>> Console::find_session(const std::string& token_sha256) {
-  ASSIGN_OR_RETURN(std::vector<ConsoleSession> found, all<ConsoleSession>(
-      c_.exec("SELECT s.operator, o.role, s.csrf, s.expires_at FROM console_sessions s"
-              " JOIN operators o ON o.name = s.operator WHERE s.token_sha256 = $1 AND s.expires_at > " +
-                  c_.now_sql(),
-              Params().add(token_sha256)),
-      [](const Rows& r, int i) { return ConsoleSession{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)}; }));
+  ASSIGN_OR_RETURN(
+      std::vector<ConsoleSession> found,
+      all<ConsoleSession>(
+          c_.exec("SELECT s.operator, o.role, s.csrf, s.expires_at FROM console_sessions s"
+                  " JOIN operators o ON o.name = s.operator WHERE s.token_sha256 = $1 AND s.expires_at > " +
+                      c_.now_sql(),
+                  Params().add(token_sha256)),
+          [](const Rows& r, int i) {
+            return ConsoleSession{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)};
+          }));
   if (found.empty()) return std::optional<ConsoleSession>();
   return std::optional<ConsoleSession>(std::move(found[0]));
 }
@@ -194,8 +208,9 @@ Status Console::end_session(const std::string& token_sha256) {
 
 template <>
 Result<int64_t> Console::audit(const AuditEntry& e) {
-  ASSIGN_OR_RETURN(Rows r, c_.exec("INSERT INTO audit (at, operator, action, target, result, peer) VALUES (" +
-                               c_.now_sql() + ", $1, $2, $3, $4, $5) RETURNING id",
+  ASSIGN_OR_RETURN(Rows r,
+                   c_.exec("INSERT INTO audit (at, operator, action, target, result, peer) VALUES (" + c_.now_sql() +
+                               ", $1, $2, $3, $4, $5) RETURNING id",
                            Params().add(e.operator_name).add(e.action).add(e.target).add(e.result).add(e.peer)));
   return r.size() > 0 ? r.int64(0, 0) : 0;
 }
@@ -208,7 +223,7 @@ Result<std::vector<AuditEntry>> Console::audit_trail(int limit) {
               Params().add(int64_t{limit})),
       [](const Rows& r, int i) {
         return AuditEntry{r.int64(i, 0), r.int64(i, 1), r.text(i, 2), r.text(i, 3),
-                          r.text(i, 4), r.text(i, 5),   r.text(i, 6)};
+                          r.text(i, 4),  r.text(i, 5),  r.text(i, 6)};
       });
 }
 

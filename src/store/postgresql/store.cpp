@@ -43,9 +43,9 @@ Result<std::optional<KeyRecord>> read_key_row(Connection& c, const MessageKey& k
   return std::optional<KeyRecord>(std::move(k));
 }
 
-#define OUTBOX_COLUMNS                                                                                           \
+#define OUTBOX_COLUMNS                                                                                            \
   "id, partner_id, kind, COALESCE(reference, ''), channel, destination, message_id, COALESCE(headers, ''), body," \
-  " state, attempts, created_at, next_attempt_at, COALESCE(delivered_at, 0), COALESCE(last_error, '')," \
+  " state, attempts, created_at, next_attempt_at, COALESCE(delivered_at, 0), COALESCE(last_error, ''),"           \
   " COALESCE(prepared_headers, ''), prepared, receipt"
 
 std::vector<OutboxEntry> outbox_rows(const Rows& r) {
@@ -103,55 +103,90 @@ class PgTransaction : public Transaction {
 
   Result<bool> insert_key(const MessageKey& key, const PayloadDigest& payload, const RawDigest& raw,
                           int64_t lease_until_ms, const std::string& owner) override {
-    return one(c_.exec("INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, received_at, updated_at,"
-                       " lease_until, attempts, failures, payload_sha256, raw_sha256, owner)"
-                       " VALUES ($1, $2, $3, 'processing', $4, $4, $5, 1, 0, $6, $7, NULLIF($8::text, ''))"
-                       " ON CONFLICT DO NOTHING",
-                       Params().add(key.partner_id).add(key.message_id).add(key.protocol()).add(now_)
-                           .add(lease_until_ms).add(payload.hex()).add(raw.hex()).add(owner)));
+    return one(
+        c_.exec("INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, received_at, updated_at,"
+                " lease_until, attempts, failures, payload_sha256, raw_sha256, owner)"
+                " VALUES ($1, $2, $3, 'processing', $4, $4, $5, 1, 0, $6, $7, NULLIF($8::text, ''))"
+                " ON CONFLICT DO NOTHING",
+                Params()
+                    .add(key.partner_id)
+                    .add(key.message_id)
+                    .add(key.protocol())
+                    .add(now_)
+                    .add(lease_until_ms)
+                    .add(payload.hex())
+                    .add(raw.hex())
+                    .add(owner)));
   }
   Result<std::optional<KeyRecord>> read_key(const MessageKey& key) override { return read_key_row(c_, key); }
   Result<bool> take_over(const MessageKey& key, int64_t attempts, const PayloadDigest& payload, const RawDigest& raw,
                          int64_t lease_until_ms, const std::string& owner) override {
-    return one(c_.exec("UPDATE idempotency_keys SET state = 'processing', attempts = attempts + 1, lease_until = $1,"
-                       " updated_at = $2, payload_sha256 = $3, raw_sha256 = $4, owner = NULLIF($8::text, '')"
-                       " WHERE partner_id = $5 AND message_id = $6 AND attempts = $7 AND state <> 'completed'",
-                       Params().add(lease_until_ms).add(now_).add(payload.hex()).add(raw.hex())
-                           .add(key.partner_id).add(key.message_id).add(attempts).add(owner)));
+    return one(
+        c_.exec("UPDATE idempotency_keys SET state = 'processing', attempts = attempts + 1, lease_until = $1,"
+                " updated_at = $2, payload_sha256 = $3, raw_sha256 = $4, owner = NULLIF($8::text, '')"
+                " WHERE partner_id = $5 AND message_id = $6 AND attempts = $7 AND state <> 'completed'",
+                Params()
+                    .add(lease_until_ms)
+                    .add(now_)
+                    .add(payload.hex())
+                    .add(raw.hex())
+                    .add(key.partner_id)
+                    .add(key.message_id)
+                    .add(attempts)
+                    .add(owner)));
   }
   Status heartbeat(const std::string& owner, const std::string& node) override {
-    return done(c_.exec("INSERT INTO lease_owners (id, node, started_at, heartbeat_at) VALUES ($1, $2, $3, $3)"
-                        " ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
-                        Params().add(owner).add(node).add(now_)));
+    return done(
+        c_.exec("INSERT INTO lease_owners (id, node, started_at, heartbeat_at) VALUES ($1, $2, $3, $3)"
+                " ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
+                Params().add(owner).add(node).add(now_)));
   }
   Result<bool> settle_key(const MessageKey& key, int64_t token, const PayloadDigest& payload,
                           const Settlement& s) override {
-    return one(c_.exec(
-        "UPDATE idempotency_keys SET state = $1, receipt_status = $2, receipt_headers = $3, receipt_body = $4,"
-        " outcome = $5, error = $6, lease_until = NULL, updated_at = $7, failures = failures + $8,"
-        " payload_sha256 = CASE WHEN $9::text = '' THEN payload_sha256 ELSE $9::text END"
-        " WHERE partner_id = $10 AND message_id = $11 AND state = 'processing' AND attempts = $12",
-        Params().add(state_name(s.state)).add(int64_t{s.receipt.status}).add(s.receipt.headers)
-            .bytes(s.receipt.body).add(outcome_name(s.outcome)).add(s.error).add(now_)
-            .add(int64_t{s.state == KeyState::Failed ? 1 : 0}).add(payload.hex()).add(key.partner_id)
-            .add(key.message_id).add(token)));
+    return one(
+        c_.exec("UPDATE idempotency_keys SET state = $1, receipt_status = $2, receipt_headers = $3, receipt_body = $4,"
+                " outcome = $5, error = $6, lease_until = NULL, updated_at = $7, failures = failures + $8,"
+                " payload_sha256 = CASE WHEN $9::text = '' THEN payload_sha256 ELSE $9::text END"
+                " WHERE partner_id = $10 AND message_id = $11 AND state = 'processing' AND attempts = $12",
+                Params()
+                    .add(state_name(s.state))
+                    .add(int64_t{s.receipt.status})
+                    .add(s.receipt.headers)
+                    .bytes(s.receipt.body)
+                    .add(outcome_name(s.outcome))
+                    .add(s.error)
+                    .add(now_)
+                    .add(int64_t{s.state == KeyState::Failed ? 1 : 0})
+                    .add(payload.hex())
+                    .add(key.partner_id)
+                    .add(key.message_id)
+                    .add(token)));
   }
   Result<bool> release_key(const MessageKey& key, int64_t token) override {
-    return one(c_.exec("UPDATE idempotency_keys SET lease_until = $1, updated_at = $1"
-                       " WHERE partner_id = $2 AND message_id = $3 AND state = 'processing' AND attempts = $4",
-                       Params().add(now_).add(key.partner_id).add(key.message_id).add(token)));
+    return one(
+        c_.exec("UPDATE idempotency_keys SET lease_until = $1, updated_at = $1"
+                " WHERE partner_id = $2 AND message_id = $3 AND state = 'processing' AND attempts = $4",
+                Params().add(now_).add(key.partner_id).add(key.message_id).add(token)));
   }
   Result<bool> forgive_key(const MessageKey& key, int64_t attempts) override {
-    return one(c_.exec("UPDATE idempotency_keys SET failures = 0, updated_at = $1"
-                       " WHERE partner_id = $2 AND message_id = $3 AND state = 'failed' AND attempts = $4",
-                       Params().add(now_).add(key.partner_id).add(key.message_id).add(attempts)));
+    return one(
+        c_.exec("UPDATE idempotency_keys SET failures = 0, updated_at = $1"
+                " WHERE partner_id = $2 AND message_id = $3 AND state = 'failed' AND attempts = $4",
+                Params().add(now_).add(key.partner_id).add(key.message_id).add(attempts)));
   }
   Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& r) override {
-    return done(c_.exec("INSERT INTO conflict_receipts (partner_id, message_id, raw_sha256, created_at,"
-                        " receipt_status, receipt_headers, receipt_body) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-                        " ON CONFLICT DO NOTHING",
-                        Params().add(key.partner_id).add(key.message_id).add(raw.hex()).add(now_)
-                            .add(int64_t{r.status}).add(r.headers).bytes(r.body)));
+    return done(
+        c_.exec("INSERT INTO conflict_receipts (partner_id, message_id, raw_sha256, created_at,"
+                " receipt_status, receipt_headers, receipt_body) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                " ON CONFLICT DO NOTHING",
+                Params()
+                    .add(key.partner_id)
+                    .add(key.message_id)
+                    .add(raw.hex())
+                    .add(now_)
+                    .add(int64_t{r.status})
+                    .add(r.headers)
+                    .bytes(r.body)));
   }
 
   Result<Applied> put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
@@ -160,32 +195,57 @@ class PgTransaction : public Transaction {
                               const std::string& source) override;
   Result<int64_t> next_sequence(const std::string& name) override {
     ASSIGN_OR_RETURN(Rows r, c_.exec("INSERT INTO sequences (name, value) VALUES ($1, 1)"
-                             " ON CONFLICT (name) DO UPDATE SET value = sequences.value + 1 RETURNING value",
-                             Params().add(name)));
+                                     " ON CONFLICT (name) DO UPDATE SET value = sequences.value + 1 RETURNING value",
+                                     Params().add(name)));
     return r.int64(0, 0);
   }
 
   Status log(const MessageLog& m) override {
-    return done(c_.exec(
-        "INSERT INTO messages (received_at, partner_id, protocol, transport, transport_id, message_id, outcome,"
-        " bytes, documents, duration_ms, detail, capture_id)"
-        " VALUES ($1, NULLIF($2::text, ''), $3, $4, $5, $6, $7, $8, $9, $10, $11, NULLIF($12::bigint, 0))",
-        Params().add(now_).add(partner_text(m.partner_id, 128)).add(m.protocol).add(m.transport)
-            .add(partner_text(m.transport_id, 1000)).add(partner_text(m.message_id, 1000))
-            .add(outcome_name(m.outcome)).add(m.bytes).add(m.documents).add(m.duration_ms)
-            .add(partner_text(m.detail, 2000)).add(m.capture_id)));
+    return done(
+        c_.exec("INSERT INTO messages (received_at, partner_id, protocol, transport, transport_id, message_id, outcome,"
+                " bytes, documents, duration_ms, detail, capture_id)"
+                " VALUES ($1, NULLIF($2::text, ''), $3, $4, $5, $6, $7, $8, $9, $10, $11, NULLIF($12::bigint, 0))",
+                Params()
+                    .add(now_)
+                    .add(partner_text(m.partner_id, 128))
+                    .add(m.protocol)
+                    .add(m.transport)
+                    .add(partner_text(m.transport_id, 1000))
+                    .add(partner_text(m.message_id, 1000))
+                    .add(outcome_name(m.outcome))
+                    .add(m.bytes)
+                    .add(m.documents)
+                    .add(m.duration_ms)
+                    .add(partner_text(m.detail, 2000))
+                    .add(m.capture_id)));
   }
   Status enqueue(const OutboxItem& i) override {
-    return done(c_.exec("INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers,"
-                        " body, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)",
-                        Params().add(i.partner_id).add(i.kind).add(i.reference).add(i.channel).add(i.destination)
-                            .add(i.message_id).add(i.headers).bytes(i.body).add(now_)));
+    return done(
+        c_.exec("INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers,"
+                " body, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)",
+                Params()
+                    .add(i.partner_id)
+                    .add(i.kind)
+                    .add(i.reference)
+                    .add(i.channel)
+                    .add(i.destination)
+                    .add(i.message_id)
+                    .add(i.headers)
+                    .bytes(i.body)
+                    .add(now_)));
   }
   Result<int64_t> archive(const CaptureRef& cap) override {
-    ASSIGN_OR_RETURN(Rows r, c_.exec("INSERT INTO captures (received_at, partner_id, protocol, message_id, raw_sha256, head,"
+    ASSIGN_OR_RETURN(Rows r,
+                     c_.exec("INSERT INTO captures (received_at, partner_id, protocol, message_id, raw_sha256, head,"
                              " body) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-                             Params().add(now_).add(cap.partner_id).add(cap.protocol).add(cap.message_id)
-                                 .add(cap.raw.hex()).bytes(cap.head).bytes(cap.body)));
+                             Params()
+                                 .add(now_)
+                                 .add(cap.partner_id)
+                                 .add(cap.protocol)
+                                 .add(cap.message_id)
+                                 .add(cap.raw.hex())
+                                 .bytes(cap.head)
+                                 .bytes(cap.body)));
     return r.int64(0, 0);
   }
 
@@ -204,26 +264,33 @@ class PgTransaction : public Transaction {
 Result<Applied> PgTransaction::put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
                                                    const std::string& source) {
   // FOR UPDATE: two nodes booking versions of one document apply them in turn.
-  ASSIGN_OR_RETURN(StoredVersion stored, version(
-      "SELECT document_date, purpose FROM shipment_notices WHERE partner_id = $1 AND document_number = $2 FOR UPDATE",
-      partner, doc.document_number));
+  ASSIGN_OR_RETURN(StoredVersion stored, version("SELECT document_date, purpose FROM shipment_notices WHERE partner_id "
+                                                 "= $1 AND document_number = $2 FOR UPDATE",
+                                                 partner, doc.document_number));
   const Applied applied = decide_version(stored, doc.document_date, doc.purpose);
   const std::string purpose(business::purpose_name(doc.purpose));
   if (applied == Applied::IgnoredOlder) return applied;
   if (applied == Applied::Cancelled && stored.exists) {
-    Status s = done(c_.exec("UPDATE shipment_notices SET purpose = $3, status = 'cancelled', document_date = $4,"
-                            " source = $5, versions = versions + 1, updated_at = $6"
-                            " WHERE partner_id = $1 AND document_number = $2",
-                            Params().add(partner).add(doc.document_number).add(purpose).add(doc.document_date)
-                                .add(source).add(now_)));
+    Status s = done(c_.exec(
+        "UPDATE shipment_notices SET purpose = $3, status = 'cancelled', document_date = $4,"
+        " source = $5, versions = versions + 1, updated_at = $6"
+        " WHERE partner_id = $1 AND document_number = $2",
+        Params().add(partner).add(doc.document_number).add(purpose).add(doc.document_date).add(source).add(now_)));
     if (!s.is_ok()) return s;
     return applied;
   }
   Params p;
   p.add(partner).add(doc.document_number).add(purpose);
   if (applied != Applied::Replaced) p.add(applied == Applied::Cancelled ? "cancelled" : "active");
-  p.add(doc.document_date).add(doc.ship_date).add(doc.order_number).add(doc.ship_from).add(doc.ship_to)
-      .add(doc.carrier).add(doc.gross_weight).add(source).add(now_);
+  p.add(doc.document_date)
+      .add(doc.ship_date)
+      .add(doc.order_number)
+      .add(doc.ship_from)
+      .add(doc.ship_to)
+      .add(doc.carrier)
+      .add(doc.gross_weight)
+      .add(source)
+      .add(now_);
   Status s = done(applied == Applied::Replaced
                       ? c_.exec("UPDATE shipment_notices SET purpose = $3, status = 'active', document_date = $4,"
                                 " ship_date = $5, order_number = $6, ship_from = $7, ship_to = $8, carrier = $9,"
@@ -255,30 +322,40 @@ Result<Applied> PgTransaction::put_shipment_notice(const std::string& partner, c
     unit << line.unit;
     order << line.order_number;
   }
-  s = done(c_.exec("INSERT INTO shipment_notice_lines (partner_id, document_number, position, line_number,"
+  s =
+      done(c_.exec("INSERT INTO shipment_notice_lines (partner_id, document_number, position, line_number,"
                    " item_id, item_id_type, supplier_item, quantity, unit, order_number)"
                    " SELECT $1, $2, l.* FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],"
                    " $8::text[], $9::text[], $10::text[]) AS l",
-                   Params().add(partner).add(doc.document_number).add(position.literal()).add(number.literal())
-                       .add(item.literal()).add(type.literal()).add(supplier.literal()).add(quantity.literal())
-                       .add(unit.literal()).add(order.literal())));
+                   Params()
+                       .add(partner)
+                       .add(doc.document_number)
+                       .add(position.literal())
+                       .add(number.literal())
+                       .add(item.literal())
+                       .add(type.literal())
+                       .add(supplier.literal())
+                       .add(quantity.literal())
+                       .add(unit.literal())
+                       .add(order.literal())));
   if (!s.is_ok()) return s;
   return applied;
 }
 
 Result<Applied> PgTransaction::put_invoice(const std::string& partner, const business::Invoice& doc,
                                            const std::string& source) {
-  ASSIGN_OR_RETURN(StoredVersion stored, version(
-      "SELECT document_date, purpose FROM invoices WHERE partner_id = $1 AND invoice_number = $2 FOR UPDATE",
-      partner, doc.invoice_number));
+  ASSIGN_OR_RETURN(
+      StoredVersion stored,
+      version("SELECT document_date, purpose FROM invoices WHERE partner_id = $1 AND invoice_number = $2 FOR UPDATE",
+              partner, doc.invoice_number));
   const Applied applied = decide_version(stored, doc.document_date, doc.purpose);
   const std::string purpose(business::purpose_name(doc.purpose));
   if (applied == Applied::IgnoredOlder) return applied;
   if (applied == Applied::Cancelled && stored.exists) {
-    Status s = done(c_.exec("UPDATE invoices SET purpose = $3, status = 'cancelled', document_date = $4, source = $5,"
-                            " versions = versions + 1, updated_at = $6 WHERE partner_id = $1 AND invoice_number = $2",
-                            Params().add(partner).add(doc.invoice_number).add(purpose).add(doc.document_date)
-                                .add(source).add(now_)));
+    Status s = done(c_.exec(
+        "UPDATE invoices SET purpose = $3, status = 'cancelled', document_date = $4, source = $5,"
+        " versions = versions + 1, updated_at = $6 WHERE partner_id = $1 AND invoice_number = $2",
+        Params().add(partner).add(doc.invoice_number).add(purpose).add(doc.document_date).add(source).add(now_)));
     if (!s.is_ok()) return s;
     return applied;
   }
@@ -286,8 +363,14 @@ Result<Applied> PgTransaction::put_invoice(const std::string& partner, const bus
   p.add(partner).add(doc.invoice_number).add(int64_t{doc.credit_note ? 1 : 0}).add(purpose);
   if (applied != Applied::Replaced) p.add(applied == Applied::Cancelled ? "cancelled" : "active");
   p.add(doc.document_date).add(doc.order_number).add(doc.currency).add(doc.total_minor);
-  if (doc.tax_minor) p.add(*doc.tax_minor); else p.null();
-  if (doc.line_total_minor) p.add(*doc.line_total_minor); else p.null();
+  if (doc.tax_minor)
+    p.add(*doc.tax_minor);
+  else
+    p.null();
+  if (doc.line_total_minor)
+    p.add(*doc.line_total_minor);
+  else
+    p.null();
   p.add(source).add(now_);
   Status s = done(applied == Applied::Replaced
                       ? c_.exec("UPDATE invoices SET credit_note = $3, purpose = $4, status = 'active',"
@@ -320,13 +403,22 @@ Result<Applied> PgTransaction::put_invoice(const std::string& partner, const bus
     price << line.unit_price;
     amount << line.amount_minor;
   }
-  s = done(c_.exec("INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id,"
+  s =
+      done(c_.exec("INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id,"
                    " item_id_type, quantity, unit, unit_price, amount_minor)"
                    " SELECT $1, $2, l.* FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],"
                    " $8::text[], $9::text[], $10::bigint[]) AS l",
-                   Params().add(partner).add(doc.invoice_number).add(position.literal()).add(number.literal())
-                       .add(item.literal()).add(type.literal()).add(quantity.literal()).add(unit.literal())
-                       .add(price.literal()).add(amount.literal())));
+                   Params()
+                       .add(partner)
+                       .add(doc.invoice_number)
+                       .add(position.literal())
+                       .add(number.literal())
+                       .add(item.literal())
+                       .add(type.literal())
+                       .add(quantity.literal())
+                       .add(unit.literal())
+                       .add(price.literal())
+                       .add(amount.literal())));
   if (!s.is_ok()) return s;
   return applied;
 }
@@ -339,8 +431,8 @@ class PgStore : public Store {
   Result<std::optional<KeyRecord>> lookup(const MessageKey& key) override { return read_key_row(*c_, key); }
   Result<std::optional<Receipt>> conflict_receipt(const MessageKey& key, const RawDigest& raw) override {
     ASSIGN_OR_RETURN(Rows r, c_->exec("SELECT receipt_status, receipt_headers, receipt_body FROM conflict_receipts"
-                              " WHERE partner_id = $1 AND message_id = $2 AND raw_sha256 = $3",
-                              Params().add(key.partner_id).add(key.message_id).add(raw.hex())));
+                                      " WHERE partner_id = $1 AND message_id = $2 AND raw_sha256 = $3",
+                                      Params().add(key.partner_id).add(key.message_id).add(raw.hex())));
     if (r.size() == 0) return std::optional<Receipt>();
     return std::optional<Receipt>(Receipt{static_cast<int>(r.int64(0, 0)), r.text(0, 1), r.text(0, 2)});
   }
@@ -350,8 +442,7 @@ class PgStore : public Store {
   Status log(const std::vector<MessageLog>& rows) override {
     return transact(
         [&](Transaction& tx) -> Status {
-          for (const auto& r : rows)
-            RETURN_IF_ERROR(tx.log(r));
+          for (const auto& r : rows) RETURN_IF_ERROR(tx.log(r));
           return Status::ok();
         },
         c_->options().busy_timeout_ms);
@@ -384,37 +475,45 @@ class PgStore : public Store {
                          Params().add(headers).bytes(bytes).add(id)));
   }
   Status outbox_delivered(int64_t id, const std::string& receipt) override {
-    return done(c_->exec("UPDATE outbox SET state = 'delivered', attempts = attempts + 1, last_error = NULL,"
-                         " receipt = $1, delivered_at = " + c_->now_sql() + " WHERE id = $2",
-                         Params().bytes(receipt).add(id)));
+    return done(
+        c_->exec("UPDATE outbox SET state = 'delivered', attempts = attempts + 1, last_error = NULL,"
+                 " receipt = $1, delivered_at = " +
+                     c_->now_sql() + " WHERE id = $2",
+                 Params().bytes(receipt).add(id)));
   }
   Status outbox_sent(int64_t id) override {
     return done(c_->exec("UPDATE outbox SET state = 'sent', attempts = attempts + 1, last_error = NULL WHERE id = $1",
                          Params().add(id)));
   }
   Status outbox_retry(int64_t id, int64_t next_attempt_ms, const std::string& error, bool give_up) override {
-    return done(c_->exec("UPDATE outbox SET state = $1, attempts = attempts + 1, next_attempt_at = $2,"
-                         " last_error = $3 WHERE id = $4",
-                         Params().add(give_up ? "failed" : "pending").add(next_attempt_ms).add(error).add(id)));
+    return done(
+        c_->exec("UPDATE outbox SET state = $1, attempts = attempts + 1, next_attempt_at = $2,"
+                 " last_error = $3 WHERE id = $4",
+                 Params().add(give_up ? "failed" : "pending").add(next_attempt_ms).add(error).add(id)));
   }
   Result<std::optional<OutboxEntry>> outbox_awaiting(const std::string& partner_id,
-                                                   const std::string& message_id) override {
+                                                     const std::string& message_id) override {
     return first(c_->exec("SELECT " OUTBOX_COLUMNS " FROM outbox WHERE message_id = $1 AND partner_id = $2"
                           " AND channel = 'as2' AND (state = 'sent' OR (state IN ('in-flight', 'pending')"
                           " AND prepared IS NOT NULL)) ORDER BY id DESC LIMIT 1",
                           Params().add(message_id).add(partner_id)));
   }
   Status outbox_answered(int64_t id, bool delivered, const std::string& receipt, const std::string& error) override {
-    return done(c_->exec("UPDATE outbox SET state = $1, receipt = $2, last_error = NULLIF($3::text, ''),"
-                         " delivered_at = " + c_->now_sql() + " WHERE id = $4",
-                         Params().add(delivered ? "delivered" : "failed").bytes(receipt).add(error).add(id)));
+    return done(
+        c_->exec("UPDATE outbox SET state = $1, receipt = $2, last_error = NULLIF($3::text, ''),"
+                 " delivered_at = " +
+                     c_->now_sql() + " WHERE id = $4",
+                 Params().add(delivered ? "delivered" : "failed").bytes(receipt).add(error).add(id)));
   }
   Result<std::vector<OutboxEntry>> list_outbox(const OutboxFilter& f) override {
     ASSIGN_OR_RETURN(Rows r, c_->exec("SELECT " OUTBOX_COLUMNS " FROM outbox WHERE ($1::text = '' OR partner_id = $1)"
-                              " AND ($2::text = '' OR state = $2) AND ($4::text = '' OR reference = $4)"
-                              " ORDER BY id DESC LIMIT $3",
-                              Params().add(f.partner_id.value_or("")).add(f.state.value_or(""))
-                                  .add(int64_t{f.limit}).add(f.reference.value_or(""))));
+                                      " AND ($2::text = '' OR state = $2) AND ($4::text = '' OR reference = $4)"
+                                      " ORDER BY id DESC LIMIT $3",
+                                      Params()
+                                          .add(f.partner_id.value_or(""))
+                                          .add(f.state.value_or(""))
+                                          .add(int64_t{f.limit})
+                                          .add(f.reference.value_or(""))));
     return outbox_rows(r);
   }
   Result<std::optional<OutboxEntry>> outbox_entry(int64_t id) override {
@@ -422,8 +521,8 @@ class PgStore : public Store {
   }
   Result<bool> outbox_retry_now(int64_t id) override {
     return one(c_->exec("UPDATE outbox SET state = 'pending', next_attempt_at = " + c_->now_sql() +
-                        ", attempts = CASE state WHEN 'failed' THEN 0 ELSE attempts END"
-                        " WHERE id = $1 AND state IN ('pending', 'failed')",
+                            ", attempts = CASE state WHEN 'failed' THEN 0 ELSE attempts END"
+                            " WHERE id = $1 AND state IN ('pending', 'failed')",
                         Params().add(id)));
   }
   Result<bool> outbox_cancel(int64_t id) override {
@@ -433,11 +532,16 @@ class PgStore : public Store {
 
   // CaptureStore
   Result<std::vector<CaptureInfo>> list_captures(const CaptureFilter& f) override {
-    ASSIGN_OR_RETURN(Rows r, c_->exec(
-        "SELECT id, received_at, partner_id, protocol, message_id, (length(head) + length(body))::bigint"
-        " FROM captures WHERE ($1::text = '' OR partner_id = $1) AND ($2::text = '' OR message_id = $2)"
-        " AND received_at >= $3 ORDER BY id DESC LIMIT $4",
-        Params().add(f.partner_id.value_or("")).add(f.message_id.value_or("")).add(f.since_ms).add(int64_t{f.limit})));
+    ASSIGN_OR_RETURN(
+        Rows r,
+        c_->exec("SELECT id, received_at, partner_id, protocol, message_id, (length(head) + length(body))::bigint"
+                 " FROM captures WHERE ($1::text = '' OR partner_id = $1) AND ($2::text = '' OR message_id = $2)"
+                 " AND received_at >= $3 ORDER BY id DESC LIMIT $4",
+                 Params()
+                     .add(f.partner_id.value_or(""))
+                     .add(f.message_id.value_or(""))
+                     .add(f.since_ms)
+                     .add(int64_t{f.limit})));
     std::vector<CaptureInfo> out;
     for (int i = 0; i < r.size(); ++i)
       out.push_back({r.int64(i, 0), r.int64(i, 1), r.int64(i, 5), r.text(i, 2), r.text(i, 3), r.text(i, 4)});
@@ -445,8 +549,8 @@ class PgStore : public Store {
   }
   Result<std::optional<Capture>> read_capture(int64_t id) override {
     ASSIGN_OR_RETURN(Rows r, c_->exec("SELECT partner_id, protocol, message_id, raw_sha256, head, body FROM captures"
-                              " WHERE id = $1",
-                              Params().add(id)));
+                                      " WHERE id = $1",
+                                      Params().add(id)));
     if (r.size() == 0) return std::optional<Capture>();
     return std::optional<Capture>(Capture{r.text(0, 0), r.text(0, 1), r.text(0, 2),
                                           crypto::RawDigest::from_hex(r.text(0, 3)), r.text(0, 4), r.text(0, 5)});
@@ -468,16 +572,18 @@ class PgStore : public Store {
     if (dry_run)
       return scalar("SELECT count(*) FROM outbox WHERE state IN ('delivered', 'cancelled') AND created_at < $1",
                     Params().add(cutoff_ms));
-    return delete_batch("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state IN ('delivered',"
-                        " 'cancelled') AND created_at < $1 LIMIT $2)",
-                        cutoff_ms, batch);
+    return delete_batch(
+        "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state IN ('delivered',"
+        " 'cancelled') AND created_at < $1 LIMIT $2)",
+        cutoff_ms, batch);
   }
   Result<int64_t> purge_receipts(const PurgeRequest& req) override {
     const std::string partner = req.partner_id.value_or("");
     if (req.dry_run)
-      return scalar("SELECT count(*) FROM idempotency_keys WHERE received_at < $1 AND ($2::text = '' OR partner_id = $2)"
-                    " AND state = 'completed' AND receipt_body IS NOT NULL",
-                    Params().add(req.cutoff_ms).add(partner));
+      return scalar(
+          "SELECT count(*) FROM idempotency_keys WHERE received_at < $1 AND ($2::text = '' OR partner_id = $2)"
+          " AND state = 'completed' AND receipt_body IS NOT NULL",
+          Params().add(req.cutoff_ms).add(partner));
     Result<Rows> r = c_->exec(
         "UPDATE idempotency_keys k SET receipt_status = NULL, receipt_headers = NULL, receipt_body = NULL FROM"
         " (SELECT partner_id, message_id FROM idempotency_keys WHERE received_at < $1"
@@ -569,15 +675,15 @@ Result<PurgeBatch> PgStore::purge_keys(const PurgeRequest& req) {
       [&](Transaction&) -> Status {
         // One batch of keys (SKIP LOCKED: never wait on a key a message holds),
         // and the conflict answers stored for them.
-        ASSIGN_OR_RETURN(Rows r, c_->exec(
-            "WITH batch AS (SELECT partner_id, message_id FROM idempotency_keys WHERE received_at < $1"
-            " AND ($2::text = '' OR partner_id = $2) AND (state <> 'processing' OR lease_until <= $3)"
-            " LIMIT $4 FOR UPDATE SKIP LOCKED),"
-            " conflicts AS (DELETE FROM conflict_receipts c USING batch"
-            " WHERE c.partner_id = batch.partner_id AND c.message_id = batch.message_id)"
-            " DELETE FROM idempotency_keys k USING batch"
-            " WHERE k.partner_id = batch.partner_id AND k.message_id = batch.message_id",
-            Params().add(req.cutoff_ms).add(partner).add(now).add(int64_t{req.batch})));
+        ASSIGN_OR_RETURN(
+            Rows r, c_->exec("WITH batch AS (SELECT partner_id, message_id FROM idempotency_keys WHERE received_at < $1"
+                             " AND ($2::text = '' OR partner_id = $2) AND (state <> 'processing' OR lease_until <= $3)"
+                             " LIMIT $4 FOR UPDATE SKIP LOCKED),"
+                             " conflicts AS (DELETE FROM conflict_receipts c USING batch"
+                             " WHERE c.partner_id = batch.partner_id AND c.message_id = batch.message_id)"
+                             " DELETE FROM idempotency_keys k USING batch"
+                             " WHERE k.partner_id = batch.partner_id AND k.message_id = batch.message_id",
+                             Params().add(req.cutoff_ms).add(partner).add(now).add(int64_t{req.batch})));
         b.deleted = r.affected();
         return Status::ok();
       },
@@ -592,26 +698,30 @@ Result<PurgeBatch> PgStore::purge_keys(const PurgeRequest& req) {
 Result<StatusReport> PgStore::report() {
   StatusReport r;
   r.schema_version = c_->schema_version();
-  Result<Rows> keys = c_->exec("SELECT partner_id, protocol, state, count(*) FROM idempotency_keys"
-                               " GROUP BY partner_id, protocol, state ORDER BY 1, 2, 3");
+  Result<Rows> keys = c_->exec(
+      "SELECT partner_id, protocol, state, count(*) FROM idempotency_keys"
+      " GROUP BY partner_id, protocol, state ORDER BY 1, 2, 3");
   if (!keys.is_ok()) return keys.status();
   for (int i = 0; i < keys->size(); ++i)
     r.keys.push_back({keys->text(i, 0), keys->text(i, 1), keys->text(i, 2), keys->int64(i, 3)});
   ASSIGN_OR_RETURN(Rows span, c_->exec("SELECT COALESCE(MIN(received_at), 0), COALESCE(MAX(received_at), 0)"
-                               " FROM idempotency_keys"));
+                                       " FROM idempotency_keys"));
   r.oldest_received_ms = span.int64(0, 0);
   r.newest_received_ms = span.int64(0, 1);
   ASSIGN_OR_RETURN(int64_t now, c_->clock_ms());
-  ASSIGN_OR_RETURN(Rows outcomes, c_->exec("SELECT outcome, count(*) FROM messages WHERE received_at >= $1 GROUP BY outcome",
-                                   Params().add(now - 24 * 3600 * 1000LL)));
+  ASSIGN_OR_RETURN(Rows outcomes,
+                   c_->exec("SELECT outcome, count(*) FROM messages WHERE received_at >= $1 GROUP BY outcome",
+                            Params().add(now - 24 * 3600 * 1000LL)));
   for (int i = 0; i < outcomes.size(); ++i) r.outcomes_24h[outcomes.text(i, 0)] = outcomes.int64(i, 1);
-  ASSIGN_OR_RETURN(Rows counts, c_->exec(
-      "SELECT (SELECT count(*) FROM shipment_notices), (SELECT count(*) FROM shipment_notice_lines),"
-      " (SELECT count(*) FROM invoices), (SELECT count(*) FROM invoice_lines), (SELECT count(*) FROM messages),"
-      " (SELECT count(*) FROM outbox), (SELECT count(*) FROM captures), pg_database_size(current_database())"));
+  ASSIGN_OR_RETURN(
+      Rows counts,
+      c_->exec(
+          "SELECT (SELECT count(*) FROM shipment_notices), (SELECT count(*) FROM shipment_notice_lines),"
+          " (SELECT count(*) FROM invoices), (SELECT count(*) FROM invoice_lines), (SELECT count(*) FROM messages),"
+          " (SELECT count(*) FROM outbox), (SELECT count(*) FROM captures), pg_database_size(current_database())"));
   int col = 0;
-  for (const char* table : {"shipment_notices", "shipment_notice_lines", "invoices", "invoice_lines", "messages",
-                            "outbox", "captures"})
+  for (const char* table :
+       {"shipment_notices", "shipment_notice_lines", "invoices", "invoice_lines", "messages", "outbox", "captures"})
     r.business_rows[table] = counts.int64(0, col++);
   r.store_bytes = counts.int64(0, col);
   return r;
@@ -620,15 +730,17 @@ Result<StatusReport> PgStore::report() {
 Result<Gauges> PgStore::gauges(int max_failures) {
   Gauges g;
   g.schema_version = c_->schema_version();
-  ASSIGN_OR_RETURN(Rows keys, c_->exec("SELECT state, count(*), count(*) FILTER (WHERE failures >= $1) FROM idempotency_keys"
-                               " WHERE state <> 'completed' GROUP BY state",
-                               Params().add(int64_t{max_failures})));
+  ASSIGN_OR_RETURN(Rows keys,
+                   c_->exec("SELECT state, count(*), count(*) FILTER (WHERE failures >= $1) FROM idempotency_keys"
+                            " WHERE state <> 'completed' GROUP BY state",
+                            Params().add(int64_t{max_failures})));
   for (int i = 0; i < keys.size(); ++i) {
     g.open_keys[keys.text(i, 0)] = keys.int64(i, 1);
     if (keys.text(i, 0) == "failed") g.poison_keys = keys.int64(i, 2);
   }
-  Result<Rows> outbox = c_->exec("SELECT state, count(*), min(created_at) FROM outbox"
-                                 " WHERE state IN ('pending', 'in-flight', 'sent', 'failed') GROUP BY state");
+  Result<Rows> outbox = c_->exec(
+      "SELECT state, count(*), min(created_at) FROM outbox"
+      " WHERE state IN ('pending', 'in-flight', 'sent', 'failed') GROUP BY state");
   if (!outbox.is_ok()) return outbox.status();
   for (int i = 0; i < outbox->size(); ++i) g.outbox[outbox->text(i, 0)] = {outbox->int64(i, 1), outbox->int64(i, 2)};
   ASSIGN_OR_RETURN(Rows size, c_->exec("SELECT pg_database_size(current_database())"));

@@ -11,7 +11,8 @@ Status ran(Result<int64_t> r) { return r.is_ok() ? Status::ok() : r.status(); }
 }  // namespace
 
 Business::Business(Connection& c)
-    : sn_select_(c, "SELECT document_date, purpose FROM shipment_notices WHERE partner_id = ?1 AND document_number = ?2"),
+    : sn_select_(c,
+                 "SELECT document_date, purpose FROM shipment_notices WHERE partner_id = ?1 AND document_number = ?2"),
       sn_insert_(c,
                  "INSERT INTO shipment_notices (partner_id, document_number, purpose, status, document_date,"
                  " ship_date, order_number, ship_from, ship_to, carrier, gross_weight, source, versions,"
@@ -115,8 +116,14 @@ Result<Applied> Business::put_invoice(const std::string& partner, const business
     q->bind(1, partner).bind(2, doc.invoice_number).bind(3, int64_t{doc.credit_note ? 1 : 0}).bind(4, purpose);
     if (applied != Applied::Replaced) q->bind(5, applied == Applied::Cancelled ? "cancelled" : "active");
     q->bind(6, doc.document_date).bind(7, doc.order_number).bind(8, doc.currency).bind(9, doc.total_minor);
-    if (doc.tax_minor) q->bind(10, *doc.tax_minor); else q->bind_null(10);
-    if (doc.line_total_minor) q->bind(11, *doc.line_total_minor); else q->bind_null(11);
+    if (doc.tax_minor)
+      q->bind(10, *doc.tax_minor);
+    else
+      q->bind_null(10);
+    if (doc.line_total_minor)
+      q->bind(11, *doc.line_total_minor);
+    else
+      q->bind_null(11);
     q->bind(12, source).bind(13, now_ms);
     RETURN_IF_ERROR(ran(q->run()));
   }

@@ -37,24 +37,29 @@ int Connection::busy_wait(void* self, int) {
 }
 
 Status Connection::status(int rc, std::string_view what) const {
-  const std::string text = std::string(what) + ": " + sqlite3_errstr(rc) +
-                           (db_ != nullptr && sqlite3_errcode(db_) == rc ? std::string(" (") + sqlite3_errmsg(db_) + ")"
-                                                                           : std::string());
+  const std::string text =
+      std::string(what) + ": " + sqlite3_errstr(rc) +
+      (db_ != nullptr && sqlite3_errcode(db_) == rc ? std::string(" (") + sqlite3_errmsg(db_) + ")" : std::string());
   switch (rc & 0xff) {
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return Status::transient(Code::StoreBusy, "store busy: " + text);
+    case SQLITE_LOCKED:
+      return Status::transient(Code::StoreBusy, "store busy: " + text);
     case SQLITE_FULL:
     case SQLITE_IOERR:
     case SQLITE_NOMEM:
-    case SQLITE_INTERRUPT: return Status::transient(text);
+    case SQLITE_INTERRUPT:
+      return Status::transient(text);
     case SQLITE_CANTOPEN:
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
     case SQLITE_READONLY:
     case SQLITE_PERM:
-    case SQLITE_AUTH: return Status::unavailable(text);
-    case SQLITE_CONSTRAINT: return Status::invalid(text);
-    default: return Status::transient(text);
+    case SQLITE_AUTH:
+      return Status::unavailable(text);
+    case SQLITE_CONSTRAINT:
+      return Status::invalid(text);
+    default:
+      return Status::transient(text);
   }
 }
 
@@ -68,7 +73,8 @@ Status Connection::begin(int64_t lock_wait_ms) {
   Status s = exec("BEGIN IMMEDIATE", "begin");
   lock_deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.busy_timeout_ms);
   if (!s.is_ok() && s.code() == Code::StoreBusy)
-    return Status::transient(Code::StoreBusy, "store busy: no write lock within " + std::to_string(lock_wait_ms) + " ms");
+    return Status::transient(Code::StoreBusy,
+                             "store busy: no write lock within " + std::to_string(lock_wait_ms) + " ms");
   return s;
 }
 
@@ -136,8 +142,9 @@ Result<int64_t> Stmt::run() {
 
 std::string Stmt::text(int col) const {
   const unsigned char* t = sqlite3_column_text(s_, col);
-  return t == nullptr ? std::string()
-                      : std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(s_, col)));
+  return t == nullptr
+             ? std::string()
+             : std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(s_, col)));
 }
 
 std::string Stmt::blob(int col) const {
@@ -195,11 +202,11 @@ void migrate(Poco::Data::Session& session, int* version_out) {
             sql.clear();
           }
         }
-        Poco::Int64 when = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
-        session << "INSERT INTO schema_version (version, applied_at, description) VALUES (?, ?, ?)",
-            use(number), use(when), use(description), now;
+        Poco::Int64 when =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+                .count();
+        session << "INSERT INTO schema_version (version, applied_at, description) VALUES (?, ?, ?)", use(number),
+            use(when), use(description), now;
         session << "COMMIT", now;
       } catch (...) {
         session << "ROLLBACK", now;

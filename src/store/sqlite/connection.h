@@ -34,8 +34,7 @@ class Connection {
   // SQLite has no clock of its own beyond the host's: one clock for every
   // process on this machine, skewable for tests.
   int64_t clock_ms() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
                .count() +
            options_.clock_skew_ms;
   }

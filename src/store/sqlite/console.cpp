@@ -47,13 +47,15 @@ Status done(const Result<int64_t>& r) { return r.is_ok() ? Status::ok() : r.stat
 template <>
 Result<std::vector<MessageRow>> Console::find_messages(const MessageQuery& query) {
   const SqlFilter f = message_search_sql(query, false);
-  const std::string sql = std::string(kMessageColumns) + "WHERE " + f.where + " ORDER BY id DESC LIMIT " +
-                          std::to_string(query.limit);
+  const std::string sql =
+      std::string(kMessageColumns) + "WHERE " + f.where + " ORDER BY id DESC LIMIT " + std::to_string(query.limit);
   Stmt q(c_, sql.c_str());
   int i = 0;
   for (const SqlValue& v : f.values) {
-    if (v.is_number) q.bind(++i, v.number);
-    else q.bind(++i, v.text);
+    if (v.is_number)
+      q.bind(++i, v.number);
+    else
+      q.bind(++i, v.text);
   }
   return all<MessageRow>(q, message_row);
 }
@@ -172,8 +174,8 @@ Result<std::vector<Operator>> Console::operators(const std::string& name) {
 }
 
 template <>
-Status Console::put_session(const std::string& token_sha256, const std::string& operator_name,
-                            const std::string& csrf, int64_t expires_at_ms) {
+Status Console::put_session(const std::string& token_sha256, const std::string& operator_name, const std::string& csrf,
+                            int64_t expires_at_ms) {
   const int64_t now = c_.clock_ms();
   Stmt expired(c_, "DELETE FROM console_sessions WHERE expires_at <= ?1");
   expired.bind(1, now);
@@ -191,8 +193,9 @@ Result<std::optional<ConsoleSession>> Console::find_session(const std::string& t
          "SELECT s.operator, o.role, s.csrf, s.expires_at FROM console_sessions s"
          " JOIN operators o ON o.name = s.operator WHERE s.token_sha256 = ?1 AND s.expires_at > ?2");
   q.bind(1, token_sha256).bind(2, c_.clock_ms());
-  ASSIGN_OR_RETURN(std::vector<ConsoleSession> found, all<ConsoleSession>(
-      q, [](const Stmt& r) { return ConsoleSession{r.text(0), r.text(1), r.text(2), r.int64(3)}; }));
+  ASSIGN_OR_RETURN(std::vector<ConsoleSession> found, all<ConsoleSession>(q, [](const Stmt& r) {
+                     return ConsoleSession{r.text(0), r.text(1), r.text(2), r.int64(3)};
+                   }));
   if (found.empty()) return std::optional<ConsoleSession>();
   return std::optional<ConsoleSession>(std::move(found[0]));
 }
@@ -215,7 +218,8 @@ Result<int64_t> Console::audit(const AuditEntry& e) {
 
 template <>
 Result<std::vector<AuditEntry>> Console::audit_trail(int limit) {
-  Stmt q(c_, "SELECT id, at, operator, action, target, result, COALESCE(peer, '') FROM audit ORDER BY id DESC LIMIT ?1");
+  Stmt q(c_,
+         "SELECT id, at, operator, action, target, result, COALESCE(peer, '') FROM audit ORDER BY id DESC LIMIT ?1");
   q.bind(1, int64_t{limit});
   return all<AuditEntry>(q, [](const Stmt& r) {
     return AuditEntry{r.int64(0), r.int64(1), r.text(2), r.text(3), r.text(4), r.text(5), r.text(6)};

@@ -27,8 +27,7 @@ struct GroupCommitter::Parts {
   Records records;
 };
 
-Result<std::shared_ptr<GroupCommitter>> GroupCommitter::for_path(const std::string& path,
-                                                                 const StoreOptions& options) {
+Result<std::shared_ptr<GroupCommitter>> GroupCommitter::for_path(const std::string& path, const StoreOptions& options) {
   static Mutex registry_mu;
   static std::map<std::string, std::weak_ptr<GroupCommitter>> registry;
   MutexLock lock(registry_mu);
@@ -120,7 +119,8 @@ void GroupCommitter::commit_group(std::deque<Item*>& group) {
       // SQLite rolled the whole transaction back (disk full, I/O error):
       // nothing of this group stands, and nothing more may run outside it.
       for (Item* j : group)
-        if (j->result.is_ok() || j == i) j->result = Status::transient("the group's transaction was rolled back: " + s.message());
+        if (j->result.is_ok() || j == i)
+          j->result = Status::transient("the group's transaction was rolled back: " + s.message());
       return;
     }
   }

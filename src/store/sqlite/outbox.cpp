@@ -41,7 +41,8 @@ Result<std::vector<OutboxEntry>> rows(Stmt& q) {
 Result<std::vector<OutboxEntry>> Outbox::take_due(int limit, int64_t now_ms, int64_t lease_ms) {
   Stmt q(c_, (std::string("SELECT ") + kColumns +
               " FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= ?1"
-              " ORDER BY next_attempt_at LIMIT ?2").c_str());
+              " ORDER BY next_attempt_at LIMIT ?2")
+                 .c_str());
   q.bind(1, now_ms).bind(2, int64_t{limit});
   Result<std::vector<OutboxEntry>> due = rows(q);
   if (!due.is_ok()) return due;
@@ -86,7 +87,8 @@ Result<std::optional<OutboxEntry>> Outbox::awaiting(const std::string& partner_i
   Stmt q(c_, (std::string("SELECT ") + kColumns +
               " FROM outbox WHERE message_id = ?1 AND partner_id = ?2 AND channel = 'as2' AND"
               " (state = 'sent' OR (state IN ('in-flight', 'pending') AND prepared IS NOT NULL))"
-              " ORDER BY id DESC LIMIT 1").c_str());
+              " ORDER BY id DESC LIMIT 1")
+                 .c_str());
   q.bind(1, message_id).bind(2, partner_id);
   ASSIGN_OR_RETURN(std::vector<OutboxEntry> found, rows(q));
   if (found.empty()) return std::optional<OutboxEntry>();

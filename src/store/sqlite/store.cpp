@@ -68,7 +68,7 @@ class SqliteStore : public Store {
     return outbox_.retry(id, next_attempt_ms, error, give_up);
   }
   Result<std::optional<OutboxEntry>> outbox_awaiting(const std::string& partner_id,
-                                                   const std::string& message_id) override {
+                                                     const std::string& message_id) override {
     return outbox_.awaiting(partner_id, message_id);
   }
   Status outbox_answered(int64_t id, bool delivered, const std::string& receipt, const std::string& error) override {
@@ -239,34 +239,37 @@ Result<PurgeBatch> SqliteStore::purge_keys(const PurgeRequest& req) {
 Result<int64_t> SqliteStore::purge_messages(int64_t cutoff_ms, int batch, bool dry_run) {
   if (dry_run) return scalar("SELECT count(*) FROM messages WHERE received_at < ?1", cutoff_ms);
   return write_batch("DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE received_at < ?1 LIMIT ?2)",
-                      cutoff_ms, batch);
+                     cutoff_ms, batch);
 }
 
 Result<int64_t> SqliteStore::purge_captures(int64_t cutoff_ms, int batch, bool dry_run) {
   if (dry_run) return scalar("SELECT count(*) FROM captures WHERE received_at < ?1", cutoff_ms);
   return write_batch("DELETE FROM captures WHERE id IN (SELECT id FROM captures WHERE received_at < ?1 LIMIT ?2)",
-                      cutoff_ms, batch);
+                     cutoff_ms, batch);
 }
 
 Result<int64_t> SqliteStore::purge_outbox(int64_t cutoff_ms, int batch, bool dry_run) {
   if (dry_run)
     return scalar("SELECT count(*) FROM outbox WHERE state IN ('delivered', 'cancelled') AND created_at < ?1",
                   cutoff_ms);
-  return write_batch("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state IN ('delivered', 'cancelled')"
-                      " AND created_at < ?1 LIMIT ?2)",
-                      cutoff_ms, batch);
+  return write_batch(
+      "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state IN ('delivered', 'cancelled')"
+      " AND created_at < ?1 LIMIT ?2)",
+      cutoff_ms, batch);
 }
 
 Result<int64_t> SqliteStore::purge_receipts(const PurgeRequest& req) {
   const std::string partner = req.partner_id.value_or("");
   if (req.dry_run)
-    return scalar("SELECT count(*) FROM idempotency_keys WHERE received_at < ?1 AND (?2 = '' OR partner_id = ?2)"
-                  " AND state = 'completed' AND receipt_body IS NOT NULL",
-                  req.cutoff_ms, std::string_view(partner));
-  return write_batch("UPDATE idempotency_keys SET receipt_status = NULL, receipt_headers = NULL, receipt_body = NULL"
-                     " WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE received_at < ?1"
-                     " AND (?2 = '' OR partner_id = ?2) AND state = 'completed' AND receipt_body IS NOT NULL LIMIT ?3)",
-                     req.cutoff_ms, std::string_view(partner), int64_t{req.batch});
+    return scalar(
+        "SELECT count(*) FROM idempotency_keys WHERE received_at < ?1 AND (?2 = '' OR partner_id = ?2)"
+        " AND state = 'completed' AND receipt_body IS NOT NULL",
+        req.cutoff_ms, std::string_view(partner));
+  return write_batch(
+      "UPDATE idempotency_keys SET receipt_status = NULL, receipt_headers = NULL, receipt_body = NULL"
+      " WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE received_at < ?1"
+      " AND (?2 = '' OR partner_id = ?2) AND state = 'completed' AND receipt_body IS NOT NULL LIMIT ?3)",
+      req.cutoff_ms, std::string_view(partner), int64_t{req.batch});
 }
 
 Result<int64_t> SqliteStore::purge_lease_owners(int64_t cutoff_ms, bool dry_run) {
@@ -316,8 +319,8 @@ Result<StatusReport> SqliteStore::report() {
       r.outcomes_24h[q.text(0)] = q.int64(1);
     }
   }
-  for (const char* table : {"shipment_notices", "shipment_notice_lines", "invoices", "invoice_lines", "messages",
-                            "outbox", "captures"}) {
+  for (const char* table :
+       {"shipment_notices", "shipment_notice_lines", "invoices", "invoice_lines", "messages", "outbox", "captures"}) {
     ASSIGN_OR_RETURN(int64_t n, scalar((std::string("SELECT count(*) FROM ") + table).c_str()));
     r.business_rows[table] = n;
   }
@@ -344,9 +347,10 @@ Result<Gauges> SqliteStore::gauges(int max_failures) {
     }
   }
   {
-    Stmt q(*c_,
-           "SELECT state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'in-flight', 'sent', 'failed')"
-           " GROUP BY state");
+    Stmt q(
+        *c_,
+        "SELECT state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'in-flight', 'sent', 'failed')"
+        " GROUP BY state");
     while (true) {
       ASSIGN_OR_RETURN(bool row, q.step());
       if (!row) break;
