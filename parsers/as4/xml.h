@@ -27,12 +27,12 @@ struct Bounds {
   size_t max_bytes = 1 << 20;
   size_t max_depth = 32;
   size_t max_elements = 5000;
-  size_t max_attributes_per_element = 64;    // namespace declarations included
-  size_t max_attributes = 20000;             // in the whole document
-  size_t max_namespace_declarations = 1000;  // xmlns and xmlns:p, in the whole document
-  size_t max_name_bytes = 256;               // an element's or attribute's qualified name
-  size_t max_attribute_bytes = 16384;        // one attribute value
-  size_t max_text_bytes = 512 * 1024;        // one text node (a base64 token, a Body's text)
+  size_t max_attributes_per_element = 64;      // namespace declarations included
+  size_t max_attributes = 20000;               // in the whole document
+  size_t max_namespace_declarations = 1000;    // xmlns and xmlns:p, in the whole document
+  size_t max_name_bytes = 256;                 // an element's or attribute's qualified name
+  size_t max_attribute_bytes = 16384;          // one attribute value
+  size_t max_text_bytes = size_t{512} * 1024;  // one text node (a base64 token, a Body's text)
 };
 // Parses `bytes` into `doc`: no DOCTYPE or entity declarations, no more than
 // the bounds. Returns empty, or what is wrong, to follow "the ... is ":

@@ -139,9 +139,12 @@ const Status& status_of(const Result<T>& r) {
   } while (0)
 
 // `lhs` (a declaration or a variable) takes the value of `expr` (a
-// Result<T>), or the enclosing function returns its error.
+// Result<T>), or the enclosing function returns its error. `lhs` cannot be
+// parenthesized: it may be a declaration ("const int n").
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define ASSIGN_OR_RETURN(lhs, expr) ASSIGN_OR_RETURN_IMPL_(EDIHUB_CONCAT_(edihub_result_, __LINE__), lhs, expr)
 #define ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
   auto tmp = (expr);                           \
   if (!tmp.is_ok()) return tmp.status();       \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)

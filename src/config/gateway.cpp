@@ -3,6 +3,7 @@
 #include <pugixml.hpp>
 
 #include <filesystem>
+#include <functional>
 
 namespace edihub::config {
 
@@ -14,28 +15,11 @@ Gateway Gateway::defaults() {
   return g;
 }
 
-Result<Gateway> Gateway::load(const std::string& path) {
-  pugi::xml_document doc;
-  pugi::xml_parse_result parsed = doc.load_file(path.c_str());
-  if (!parsed)
-    return Status::invalid(path + ": XML error at byte " + std::to_string(parsed.offset) + ": " + parsed.description());
-  pugi::xml_node root = doc.child("edihub");
-  if (!root) return Status::invalid(path + ": the root element must be <edihub>");
-  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  auto resolve = [&](const char* value) {
-    std::filesystem::path p(value);
-    return (p.is_absolute() ? p : dir / p).lexically_normal().string();
-  };
-  Gateway g;
-  for (pugi::xml_node id : root.children("identity")) {
-    if (std::string as2 = id.attribute("as2-id").as_string(); !as2.empty()) g.as2_id = as2;
-    if (std::string as4 = id.attribute("as4-party-id").as_string(); !as4.empty()) g.as4_party_id = as4;
-    if (std::string t = id.attribute("as4-party-type").as_string(); !t.empty()) g.as4_party_type = t;
-    if (!id.attribute("cert") || !id.attribute("key"))
-      return Status::invalid(path + ": <identity> needs cert and key attributes");
-    g.identities.push_back({resolve(id.attribute("cert").value()), resolve(id.attribute("key").value())});
-  }
-  if (g.identities.empty()) return Status::invalid(path + ": at least one <identity as2-id cert key> is needed");
+namespace {
+
+// <edi>: the ids interchanges must be addressed to; without it the demo's, said in a warning.
+Status read_edi(pugi::xml_node root, const std::string& path, Gateway* out) {
+  Gateway& g = *out;
   if (pugi::xml_node edi = root.child("edi")) {
     g.edi_ids = EdiIds{};
     for (pugi::xml_node x : edi.children("x12")) {
@@ -61,6 +45,58 @@ Result<Gateway> Gateway::load(const std::string& path) {
                          g.edi_ids.text(edi::Standard::X12) + " (X12) and " + g.edi_ids.text(edi::Standard::Edifact) +
                          " (EDIFACT)");
   }
+  return Status::ok();
+}
+
+// <limits>, <outbox>, <gate>: numbers, each checked against its range.
+Status read_limits(pugi::xml_node root, const std::string& path, Gateway* out) {
+  Gateway& g = *out;
+  if (pugi::xml_node l = root.child("limits")) {
+    g.max_body_bytes = l.attribute("max-body-bytes").as_ullong(g.max_body_bytes);
+    g.threads = l.attribute("threads").as_int(g.threads);
+    g.queue = l.attribute("queue").as_int(g.queue);
+    g.head_timeout_seconds = l.attribute("head-timeout-seconds").as_int(g.head_timeout_seconds);
+    g.request_timeout_seconds = l.attribute("request-timeout-seconds").as_int(g.request_timeout_seconds);
+    g.max_connections = l.attribute("max-connections").as_int(g.max_connections);
+    g.max_connections_per_client = l.attribute("max-connections-per-client").as_int(g.max_connections_per_client);
+    g.max_buffered_bytes = l.attribute("max-buffered-bytes").as_ullong(g.max_buffered_bytes);
+    g.max_message_unwrap_bytes = l.attribute("max-message-unwrap-bytes").as_ullong(g.max_message_unwrap_bytes);
+    g.max_unwrap_bytes = l.attribute("max-unwrap-bytes").as_ullong(g.max_unwrap_bytes);
+  }
+  if (g.head_timeout_seconds < 1 || g.request_timeout_seconds < 1 || g.max_connections < 1 ||
+      g.max_connections_per_client < 1 || g.max_buffered_bytes < g.max_body_bytes ||
+      g.max_unwrap_bytes < g.max_message_unwrap_bytes)
+    return Status::invalid(path +
+                           ": <limits> timeouts >= 1 s, connection caps >= 1, max-buffered-bytes >= "
+                           "max-body-bytes, max-unwrap-bytes >= max-message-unwrap-bytes");
+  if (pugi::xml_node o = root.child("outbox")) {
+    g.outbox_first_retry_seconds = o.attribute("first-retry-seconds").as_int(g.outbox_first_retry_seconds);
+    g.outbox_max_attempts = o.attribute("max-attempts").as_int(g.outbox_max_attempts);
+    g.outbox_timeout_seconds = o.attribute("timeout-seconds").as_int(g.outbox_timeout_seconds);
+    g.outbox_workers = o.attribute("workers").as_int(g.outbox_workers);
+  }
+  if (g.outbox_first_retry_seconds < 1 || g.outbox_max_attempts < 1 || g.outbox_timeout_seconds < 1 ||
+      g.outbox_workers < 1 || g.outbox_workers > 64)
+    return Status::invalid(path +
+                           ": <outbox> first-retry-seconds >= 1, max-attempts >= 1, timeout-seconds >= 1, "
+                           "workers 1-64");
+  if (pugi::xml_node gate = root.child("gate")) {
+    g.lease_seconds = gate.attribute("lease-seconds").as_int(g.lease_seconds);
+    g.wait_seconds = gate.attribute("wait-seconds").as_int(g.wait_seconds);
+    g.owner_timeout_seconds = gate.attribute("owner-timeout-seconds").as_int(g.owner_timeout_seconds);
+    g.node_id = gate.attribute("node-id").as_string();
+  }
+  if (g.lease_seconds < 1 || g.wait_seconds < 0 || g.owner_timeout_seconds < 1)
+    return Status::invalid(path + ": <gate> lease-seconds >= 1, wait-seconds >= 0, owner-timeout-seconds >= 1");
+  if (g.threads < 1 || g.threads > 256 || g.queue < 1 || g.max_body_bytes < 1024)
+    return Status::invalid(path + ": <limits> threads 1-256, queue >= 1, max-body-bytes >= 1024");
+  return Status::ok();
+}
+
+// <listen> (with <tls>), <metrics>, <console> (with <tls>): where the gateway listens.
+Status read_listeners(pugi::xml_node root, const std::string& path,
+                      const std::function<std::string(const char*)>& resolve, Gateway* out) {
+  Gateway& g = *out;
   if (pugi::xml_node l = root.child("listen")) {
     g.address = l.attribute("address").as_string("127.0.0.1");
     g.port = l.attribute("port").as_int(8080);
@@ -93,6 +129,35 @@ Result<Gateway> Gateway::load(const std::string& path) {
       g.console_tls_key = resolve(t.attribute("key").value());
     }
   }
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<Gateway> Gateway::load(const std::string& path) {
+  pugi::xml_document doc;
+  pugi::xml_parse_result parsed = doc.load_file(path.c_str());
+  if (!parsed)
+    return Status::invalid(path + ": XML error at byte " + std::to_string(parsed.offset) + ": " + parsed.description());
+  pugi::xml_node root = doc.child("edihub");
+  if (!root) return Status::invalid(path + ": the root element must be <edihub>");
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  auto resolve = [&](const char* value) {
+    std::filesystem::path p(value);
+    return (p.is_absolute() ? p : dir / p).lexically_normal().string();
+  };
+  Gateway g;
+  for (pugi::xml_node id : root.children("identity")) {
+    if (std::string as2 = id.attribute("as2-id").as_string(); !as2.empty()) g.as2_id = as2;
+    if (std::string as4 = id.attribute("as4-party-id").as_string(); !as4.empty()) g.as4_party_id = as4;
+    if (std::string t = id.attribute("as4-party-type").as_string(); !t.empty()) g.as4_party_type = t;
+    if (!id.attribute("cert") || !id.attribute("key"))
+      return Status::invalid(path + ": <identity> needs cert and key attributes");
+    g.identities.push_back({resolve(id.attribute("cert").value()), resolve(id.attribute("key").value())});
+  }
+  if (g.identities.empty()) return Status::invalid(path + ": at least one <identity as2-id cert key> is needed");
+  RETURN_IF_ERROR(read_edi(root, path, &g));
+  RETURN_IF_ERROR(read_listeners(root, path, resolve, &g));
   if (pugi::xml_node s = root.child("store")) {
     std::string uri = s.attribute("uri").as_string(g.store_uri.c_str());
     const std::string scheme = "sqlite:";
@@ -106,35 +171,7 @@ Result<Gateway> Gateway::load(const std::string& path) {
     g.archive = a.attribute("enabled").as_bool(true);
     g.archive_retention_days = a.attribute("retention-days").as_int(90);
   }
-  if (pugi::xml_node l = root.child("limits")) {
-    g.max_body_bytes = l.attribute("max-body-bytes").as_ullong(g.max_body_bytes);
-    g.threads = l.attribute("threads").as_int(g.threads);
-    g.queue = l.attribute("queue").as_int(g.queue);
-    g.head_timeout_seconds = l.attribute("head-timeout-seconds").as_int(g.head_timeout_seconds);
-    g.request_timeout_seconds = l.attribute("request-timeout-seconds").as_int(g.request_timeout_seconds);
-    g.max_connections = l.attribute("max-connections").as_int(g.max_connections);
-    g.max_connections_per_client = l.attribute("max-connections-per-client").as_int(g.max_connections_per_client);
-    g.max_buffered_bytes = l.attribute("max-buffered-bytes").as_ullong(g.max_buffered_bytes);
-    g.max_message_unwrap_bytes = l.attribute("max-message-unwrap-bytes").as_ullong(g.max_message_unwrap_bytes);
-    g.max_unwrap_bytes = l.attribute("max-unwrap-bytes").as_ullong(g.max_unwrap_bytes);
-  }
-  if (g.head_timeout_seconds < 1 || g.request_timeout_seconds < 1 || g.max_connections < 1 ||
-      g.max_connections_per_client < 1 || g.max_buffered_bytes < g.max_body_bytes ||
-      g.max_unwrap_bytes < g.max_message_unwrap_bytes)
-    return Status::invalid(path +
-                           ": <limits> timeouts >= 1 s, connection caps >= 1, max-buffered-bytes >= "
-                           "max-body-bytes, max-unwrap-bytes >= max-message-unwrap-bytes");
-  if (pugi::xml_node o = root.child("outbox")) {
-    g.outbox_first_retry_seconds = o.attribute("first-retry-seconds").as_int(g.outbox_first_retry_seconds);
-    g.outbox_max_attempts = o.attribute("max-attempts").as_int(g.outbox_max_attempts);
-    g.outbox_timeout_seconds = o.attribute("timeout-seconds").as_int(g.outbox_timeout_seconds);
-    g.outbox_workers = o.attribute("workers").as_int(g.outbox_workers);
-  }
-  if (g.outbox_first_retry_seconds < 1 || g.outbox_max_attempts < 1 || g.outbox_timeout_seconds < 1 ||
-      g.outbox_workers < 1 || g.outbox_workers > 64)
-    return Status::invalid(path +
-                           ": <outbox> first-retry-seconds >= 1, max-attempts >= 1, timeout-seconds >= 1, "
-                           "workers 1-64");
+  RETURN_IF_ERROR(read_limits(root, path, &g));
   if (pugi::xml_node d = root.child("documents")) {
     Result<Partner::Documents> documents = read_documents(d, path, resolve);
     if (!documents.is_ok()) return documents.status();
@@ -143,16 +180,6 @@ Result<Gateway> Gateway::load(const std::string& path) {
   if (pugi::xml_node log = root.child("log")) g.log_format = log.attribute("format").as_string("text");
   if (g.log_format != "text" && g.log_format != "json")
     return Status::invalid(path + ": <log format> must be text or json, not '" + g.log_format + "'");
-  if (pugi::xml_node gate = root.child("gate")) {
-    g.lease_seconds = gate.attribute("lease-seconds").as_int(g.lease_seconds);
-    g.wait_seconds = gate.attribute("wait-seconds").as_int(g.wait_seconds);
-    g.owner_timeout_seconds = gate.attribute("owner-timeout-seconds").as_int(g.owner_timeout_seconds);
-    g.node_id = gate.attribute("node-id").as_string();
-  }
-  if (g.lease_seconds < 1 || g.wait_seconds < 0 || g.owner_timeout_seconds < 1)
-    return Status::invalid(path + ": <gate> lease-seconds >= 1, wait-seconds >= 0, owner-timeout-seconds >= 1");
-  if (g.threads < 1 || g.threads > 256 || g.queue < 1 || g.max_body_bytes < 1024)
-    return Status::invalid(path + ": <limits> threads 1-256, queue >= 1, max-body-bytes >= 1024");
   return g;
 }
 

@@ -171,6 +171,257 @@ bool under_prefix(const MdnUrl& prefix, const MdnUrl& url) {
   return p.back() == '/' || url.path.size() == p.size() || url.path[p.size()] == '/';
 }
 
+// One profile file being read, section by section: its name for the errors,
+// its directory for the relative paths in it.
+class ProfileReader {
+ public:
+  ProfileReader(std::string name, std::filesystem::path dir, pugi::xml_node root)
+      : name_(std::move(name)), dir_(std::move(dir)), root_(root) {}
+
+  Status ids(Partner* p) const {
+    for (pugi::xml_node x : root_.children("x12")) {
+      edi::Party party{x.attribute("id").as_string(), x.attribute("qualifier").as_string()};
+      if (party.id.empty() || party.qualifier.empty()) return invalid("<x12> needs qualifier and id attributes");
+      p->x12_ids.push_back(party);
+    }
+    for (pugi::xml_node e : root_.children("edifact")) {
+      edi::Party party{e.attribute("id").as_string(), e.attribute("qualifier").as_string()};
+      if (party.id.empty()) return invalid("<edifact> needs an id attribute");
+      p->edifact_ids.push_back(party);
+    }
+    for (pugi::xml_node f : root_.children("sends-for")) {
+      const std::string other = f.attribute("partner").as_string();
+      if (other.empty() || other == p->id)
+        return invalid("<sends-for partner=\"ID\"/> needs the id of another partner profile");
+      p->sends_for.push_back(other);
+    }
+    return Status::ok();
+  }
+
+  Status as2(Partner* p) const {
+    for (pugi::xml_node a : root_.children("as2")) {
+      std::string id = a.attribute("id").as_string();
+      if (id.empty() || id.size() > 128) return invalid("<as2> needs an id of 1-128 characters");
+      p->as2_ids.push_back(id);
+      RETURN_IF_ERROR(endpoint(a, "as2", &p->as2_url));
+      if (!a.attribute("url")) continue;
+      p->as2_send_id = id;
+      if (pugi::xml_attribute c = a.attribute("cipher")) {
+        static const char* const kCiphers[] = {"aes-128-cbc", "aes-192-cbc", "aes-256-cbc", "des-ede3-cbc"};
+        if (std::find(std::begin(kCiphers), std::end(kCiphers), std::string(c.as_string())) == std::end(kCiphers))
+          return invalid("<as2 cipher> must be aes-128-cbc|aes-192-cbc|aes-256-cbc|des-ede3-cbc, not '" +
+                         std::string(c.as_string()) + "'");
+        p->as2_cipher = c.as_string();
+      }
+      const std::string transport = a.attribute("key-transport").as_string("rsa");
+      if (transport != "rsa" && transport != "rsa-oaep")
+        return invalid("<as2 key-transport> must be rsa|rsa-oaep, not '" + transport + "'");
+      p->as2_rsa_oaep = transport == "rsa-oaep";
+      p->as2_digest = a.attribute("digest").as_string("sha-256");
+      if (p->as2_digest != "sha-256" && p->as2_digest != "sha-384" && p->as2_digest != "sha-512")
+        return invalid("<as2 digest> must be sha-256|sha-384|sha-512, not '" + p->as2_digest + "'");
+      RETURN_IF_ERROR(flag(a, "as2", "compress", &p->as2_compress));
+    }
+    return Status::ok();
+  }
+
+  Status as4(Partner* p) const {
+    for (pugi::xml_node a : root_.children("as4")) {
+      std::string id = a.attribute("party-id").as_string();
+      if (id.empty() || id.size() > 256) return invalid("<as4> needs a party-id of 1-256 characters");
+      p->as4_parties.emplace_back(id, a.attribute("type").as_string());
+      RETURN_IF_ERROR(endpoint(a, "as4", &p->as4_url));
+      if (!a.attribute("url")) continue;
+      p->as4_send_party = id;
+      p->as4_send_party_type = a.attribute("type").as_string();
+      p->as4_service = a.attribute("service").as_string(p->as4_service.c_str());
+      p->as4_service_type = a.attribute("service-type").as_string();
+      p->as4_action = a.attribute("action").as_string(p->as4_action.c_str());
+      if (p->as4_service.empty() || p->as4_action.empty())
+        return invalid("<as4 service> and <as4 action> may not be empty");
+      RETURN_IF_ERROR(flag(a, "as4", "compress", &p->as4_compress));
+    }
+    return Status::ok();
+  }
+
+  // After as2() and as4(): the default channel is the endpoint the profile has.
+  Status acknowledgments(Partner* p) const {
+    using Acks = Partner::Acknowledgments;
+    Acks& acks = p->acknowledgments;
+    acks.via = !p->as2_url.empty() ? Acks::Via::As2 : !p->as4_url.empty() ? Acks::Via::As4 : Acks::Via::None;
+    if (pugi::xml_node a = root_.child("acknowledgments")) {
+      int via = static_cast<int>(acks.via), x12 = 0, ta1 = 1, contrl = 1, mdn = 0;
+      RETURN_IF_ERROR(choice(a, "via", {"as2", "as4", "dir", "none"}, &via));
+      RETURN_IF_ERROR(choice(a, "x12", {"auto", "997", "999", "none"}, &x12));
+      RETURN_IF_ERROR(choice(a, "ta1", {"never", "on-error", "requested"}, &ta1));
+      RETURN_IF_ERROR(choice(a, "contrl", {"requested", "always", "never"}, &contrl));
+      RETURN_IF_ERROR(choice(a, "mdn", {"sync", "async"}, &mdn));
+      acks.via = static_cast<Acks::Via>(via);
+      acks.x12 = static_cast<Acks::X12>(x12);
+      acks.ta1 = static_cast<Acks::Ta1>(ta1);
+      acks.contrl = static_cast<Acks::Contrl>(contrl);
+      acks.mdn = static_cast<Acks::Mdn>(mdn);
+      if (std::string d = a.attribute("dir").as_string(); !d.empty()) acks.dir = resolve(d);
+    }
+    if (acks.via == Acks::Via::As2 && p->as2_url.empty())
+      return invalid("<acknowledgments via=\"as2\"> needs an <as2 id url> to send to");
+    if (acks.via == Acks::Via::As4 && p->as4_url.empty())
+      return invalid("<acknowledgments via=\"as4\"> needs an <as4 party-id url> to send to");
+    if (acks.via == Acks::Via::Dir && acks.dir.empty())
+      return invalid("<acknowledgments via=\"dir\"> needs a dir attribute");
+    return Status::ok();
+  }
+
+  Status documents(Partner* p) const {
+    pugi::xml_node d = root_.child("documents");
+    if (!d) return Status::ok();
+    ASSIGN_OR_RETURN(p->documents, read_documents(d, name_, [this](const char* f) { return resolve(f); }));
+    p->documents_set = true;
+    return Status::ok();
+  }
+
+  Status certificates(Partner* p) const {
+    for (pugi::xml_node c : root_.children("certificate")) {
+      std::string use = c.attribute("use").as_string(), f = c.attribute("file").as_string();
+      if (f.empty()) return invalid("<certificate> needs a file attribute");
+      if (use == "signing") {
+        p->signing_certificates.push_back(resolve(f));
+      } else if (use == "encryption") {
+        if (!p->encryption_certificate.empty()) return invalid("only one <certificate use=\"encryption\">");
+        p->encryption_certificate = resolve(f);
+      } else {
+        return invalid("<certificate use> must be signing or encryption, not '" + use + "'");
+      }
+    }
+    return Status::ok();
+  }
+
+  // <security> applies to AS2 and AS4; <security protocol="as4"> overrides it for AS4.
+  Status security(Partner* p) const {
+    for (const char* protocol : {"", "as4"}) {
+      for (pugi::xml_node sec : root_.children("security")) {
+        const std::string which = sec.attribute("protocol").as_string();
+        if (which != "" && which != "as4")
+          return invalid("<security protocol> must be as4 (or absent), not '" + which + "'");
+        if (which != protocol) continue;
+        const bool sign = sec.attribute("require-signature").as_bool(true);
+        const bool encrypt = sec.attribute("require-encryption").as_bool(false);
+        if (which.empty()) {
+          p->require_signature = sign;
+          p->require_encryption = encrypt;
+          p->allow_expired = sec.attribute("allow-expired").as_bool(false);
+        }
+        p->as4_require_signature = sign;
+        p->as4_require_encryption = encrypt;
+      }
+    }
+    return Status::ok();
+  }
+
+  Status auth(Partner* p) const {
+    for (pugi::xml_node a : root_.children("auth")) {
+      if (pugi::xml_attribute ip = a.attribute("allow-ip")) {
+        if (!is_cidr(ip.as_string()))
+          return invalid("<auth allow-ip> must be an address or a CIDR network (192.0.2.0/24, 2001:db8::/32), not '" +
+                         std::string(ip.as_string()) + "'");
+        p->allow_ips.push_back(ip.as_string());
+      }
+      if (pugi::xml_attribute cert = a.attribute("client-cert")) {
+        if (std::string(cert.as_string()).empty()) return invalid("<auth client-cert> needs a certificate file");
+        // Loaded now: a pin that cannot be read would refuse every message of the partner.
+        const std::string file = resolve(cert.as_string());
+        Result<crypto::Certificate> c = crypto::Certificate::load_pem_file(file);
+        if (!c.is_ok()) return invalid("<auth client-cert>: " + c.status().message());
+        p->client_certificates.push_back(file);
+        p->client_cert_sha256.push_back(c->sha256());
+      }
+      if (a.attribute("basic-user") || a.attribute("basic-password-hash")) {
+        p->basic_user = a.attribute("basic-user").as_string();
+        p->basic_password_hash = a.attribute("basic-password-hash").as_string();
+        if (p->basic_user.empty() || p->basic_user.find(':') != std::string::npos)
+          return invalid("<auth basic-user> must be a user name without ':'");
+        if (!crypto::is_password_hash(p->basic_password_hash))
+          return invalid(
+              "<auth basic-password-hash> must be what `edihub hash-password` prints "
+              "(pbkdf2-sha256$ITERATIONS$SALT$HASH), never the password itself");
+      }
+    }
+    return Status::ok();
+  }
+
+  Status mdn(Partner* p) const {
+    for (pugi::xml_node m : root_.children("mdn")) {
+      if (m.attribute("allow-md5").as_bool(false)) p->mdn_allow_md5 = true;
+      pugi::xml_attribute allow = m.attribute("async-url-allow");
+      if (!allow) continue;  // an <mdn> carrying other settings
+      const std::string prefix = allow.as_string();
+      Result<MdnUrl> parsed_prefix = parse_mdn_url(prefix, true);
+      if (!parsed_prefix.is_ok())
+        return invalid("<mdn async-url-allow> must be an http(s) URL prefix (scheme://host[:port][/path]), not '" +
+                       prefix + "': " + parsed_prefix.status().message());
+      p->async_mdn_prefixes.push_back(prefix);
+    }
+    return Status::ok();
+  }
+
+  Status retention(Partner* p) const {
+    pugi::xml_node r = root_.child("retention");
+    if (!r) return Status::ok();
+    p->retention_days = r.attribute("days").as_int(-1);
+    if (p->retention_days < 0) return invalid("<retention days=\"N\"/> needs a number of days >= 0");
+    p->receipt_retention_days = r.attribute("receipt-days").as_int(std::min(7, p->retention_days));
+    if (p->receipt_retention_days < 0) return invalid("<retention receipt-days=\"N\"/> needs a number of days >= 0");
+    return Status::ok();
+  }
+
+ private:
+  Status invalid(const std::string& what) const { return Status::invalid(name_ + ": " + what); }
+  std::string resolve(const std::string& f) const { return (dir_ / f).lexically_normal().string(); }
+
+  // An endpoint we send to: an http(s) URL without user info or fragment.
+  Status endpoint(pugi::xml_node n, const char* element, std::string* out) const {
+    pugi::xml_attribute url = n.attribute("url");
+    if (!url) return Status::ok();
+    Result<MdnUrl> parsed = parse_mdn_url(url.as_string(), false);
+    if (!parsed.is_ok())
+      return invalid(std::string("<") + element + " url> must be an http(s) URL, not '" + url.as_string() +
+                     "': " + parsed.status().message());
+    if (!out->empty()) return invalid(std::string("only one <") + element + "> may have a url");
+    *out = url.as_string();
+    return Status::ok();
+  }
+
+  Status flag(pugi::xml_node a, const char* element, const char* attribute, bool* out) const {
+    const std::string v = a.attribute(attribute).as_string("false");
+    if (v != "true" && v != "false")
+      return invalid(std::string("<") + element + " " + attribute + "> must be true|false, not '" + v + "'");
+    *out = v == "true";
+    return Status::ok();
+  }
+
+  // An attribute that is one of `words` (its index in *out), or a load error
+  // naming the file and the choices; absent: *out unchanged.
+  Status choice(pugi::xml_node a, const char* attribute, std::initializer_list<const char*> words, int* out) const {
+    pugi::xml_attribute v = a.attribute(attribute);
+    if (!v) return Status::ok();
+    int i = 0;
+    std::string all;
+    for (const char* w : words) {
+      if (std::string(v.value()) == w) {
+        *out = i;
+        return Status::ok();
+      }
+      all += (all.empty() ? "" : "|") + std::string(w);
+      ++i;
+    }
+    return invalid(std::string("<acknowledgments ") + attribute + "> must be " + all + ", not '" + v.value() + "'");
+  }
+
+  const std::string name_;
+  const std::filesystem::path dir_;
+  const pugi::xml_node root_;
+};
+
 Result<Partner> read_partner(const std::filesystem::path& file) {
   const std::string name = file.string();
   ASSIGN_OR_RETURN(std::string bytes, read_bytes(name));
@@ -187,209 +438,17 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
   p.id = root.attribute("id").as_string();
   if (p.id.empty()) return Status::invalid(name + ": <partner> needs an id attribute");
   p.name = root.child_value("name");
-  for (pugi::xml_node x : root.children("x12")) {
-    edi::Party party{x.attribute("id").as_string(), x.attribute("qualifier").as_string()};
-    if (party.id.empty() || party.qualifier.empty())
-      return Status::invalid(name + ": <x12> needs qualifier and id attributes");
-    p.x12_ids.push_back(party);
-  }
-  for (pugi::xml_node e : root.children("edifact")) {
-    edi::Party party{e.attribute("id").as_string(), e.attribute("qualifier").as_string()};
-    if (party.id.empty()) return Status::invalid(name + ": <edifact> needs an id attribute");
-    p.edifact_ids.push_back(party);
-  }
-  const std::filesystem::path dir = file.parent_path();
-  auto resolve = [&](const std::string& f) { return (dir / f).lexically_normal().string(); };
-  // An endpoint we send to: an http(s) URL without user info or fragment.
-  auto endpoint = [&](pugi::xml_node n, const char* element, std::string* out) -> Status {
-    pugi::xml_attribute url = n.attribute("url");
-    if (!url) return Status::ok();
-    Result<MdnUrl> parsed = parse_mdn_url(url.as_string(), false);
-    if (!parsed.is_ok())
-      return Status::invalid(name + ": <" + element + " url> must be an http(s) URL, not '" + url.as_string() +
-                             "': " + parsed.status().message());
-    if (!out->empty()) return Status::invalid(name + ": only one <" + element + "> may have a url");
-    *out = url.as_string();
-    return Status::ok();
-  };
-  auto flag = [&](pugi::xml_node a, const char* element, const char* attribute, bool* out) {
-    const std::string v = a.attribute(attribute).as_string("false");
-    if (v != "true" && v != "false")
-      return Status::invalid(name + ": <" + element + " " + attribute + "> must be true|false, not '" + v + "'");
-    *out = v == "true";
-    return Status::ok();
-  };
-  for (pugi::xml_node a : root.children("as2")) {
-    std::string id = a.attribute("id").as_string();
-    if (id.empty() || id.size() > 128) return Status::invalid(name + ": <as2> needs an id of 1-128 characters");
-    p.as2_ids.push_back(id);
-    RETURN_IF_ERROR(endpoint(a, "as2", &p.as2_url));
-    if (!a.attribute("url")) continue;
-    p.as2_send_id = id;
-    if (pugi::xml_attribute c = a.attribute("cipher")) {
-      static const char* const kCiphers[] = {"aes-128-cbc", "aes-192-cbc", "aes-256-cbc", "des-ede3-cbc"};
-      if (std::find(std::begin(kCiphers), std::end(kCiphers), std::string(c.as_string())) == std::end(kCiphers))
-        return Status::invalid(name + ": <as2 cipher> must be aes-128-cbc|aes-192-cbc|aes-256-cbc|des-ede3-cbc, not '" +
-                               c.as_string() + "'");
-      p.as2_cipher = c.as_string();
-    }
-    const std::string transport = a.attribute("key-transport").as_string("rsa");
-    if (transport != "rsa" && transport != "rsa-oaep")
-      return Status::invalid(name + ": <as2 key-transport> must be rsa|rsa-oaep, not '" + transport + "'");
-    p.as2_rsa_oaep = transport == "rsa-oaep";
-    p.as2_digest = a.attribute("digest").as_string("sha-256");
-    if (p.as2_digest != "sha-256" && p.as2_digest != "sha-384" && p.as2_digest != "sha-512")
-      return Status::invalid(name + ": <as2 digest> must be sha-256|sha-384|sha-512, not '" + p.as2_digest + "'");
-    RETURN_IF_ERROR(flag(a, "as2", "compress", &p.as2_compress));
-  }
-  for (pugi::xml_node a : root.children("as4")) {
-    std::string id = a.attribute("party-id").as_string();
-    if (id.empty() || id.size() > 256) return Status::invalid(name + ": <as4> needs a party-id of 1-256 characters");
-    p.as4_parties.emplace_back(id, a.attribute("type").as_string());
-    RETURN_IF_ERROR(endpoint(a, "as4", &p.as4_url));
-    if (a.attribute("url")) {
-      p.as4_send_party = id;
-      p.as4_send_party_type = a.attribute("type").as_string();
-      p.as4_service = a.attribute("service").as_string(p.as4_service.c_str());
-      p.as4_service_type = a.attribute("service-type").as_string();
-      p.as4_action = a.attribute("action").as_string(p.as4_action.c_str());
-      if (p.as4_service.empty() || p.as4_action.empty())
-        return Status::invalid(name + ": <as4 service> and <as4 action> may not be empty");
-      RETURN_IF_ERROR(flag(a, "as4", "compress", &p.as4_compress));
-    }
-  }
-  using Acks = Partner::Acknowledgments;
-  Acks& acks = p.acknowledgments;
-  acks.via = !p.as2_url.empty() ? Acks::Via::As2 : !p.as4_url.empty() ? Acks::Via::As4 : Acks::Via::None;
-  if (pugi::xml_node a = root.child("acknowledgments")) {
-    // Each attribute: one of its words, or a load error naming the file and the choices.
-    auto choice = [&](const char* attribute, std::initializer_list<const char*> words, int* out) -> Status {
-      pugi::xml_attribute v = a.attribute(attribute);
-      if (!v) return Status::ok();
-      int i = 0;
-      std::string all;
-      for (const char* w : words) {
-        if (std::string(v.value()) == w) {
-          *out = i;
-          return Status::ok();
-        }
-        all += (all.empty() ? "" : "|") + std::string(w);
-        ++i;
-      }
-      return Status::invalid(name + ": <acknowledgments " + attribute + "> must be " + all + ", not '" + v.value() +
-                             "'");
-    };
-    int via = static_cast<int>(acks.via), x12 = 0, ta1 = 1, contrl = 1, mdn = 0;
-    for (Status s :
-         {choice("via", {"as2", "as4", "dir", "none"}, &via), choice("x12", {"auto", "997", "999", "none"}, &x12),
-          choice("ta1", {"never", "on-error", "requested"}, &ta1),
-          choice("contrl", {"requested", "always", "never"}, &contrl), choice("mdn", {"sync", "async"}, &mdn)})
-      if (!s.is_ok()) return s;
-    acks.via = static_cast<Acks::Via>(via);
-    acks.x12 = static_cast<Acks::X12>(x12);
-    acks.ta1 = static_cast<Acks::Ta1>(ta1);
-    acks.contrl = static_cast<Acks::Contrl>(contrl);
-    acks.mdn = static_cast<Acks::Mdn>(mdn);
-    if (std::string d = a.attribute("dir").as_string(); !d.empty()) acks.dir = resolve(d);
-  }
-  if (acks.via == Acks::Via::As2 && p.as2_url.empty())
-    return Status::invalid(name + ": <acknowledgments via=\"as2\"> needs an <as2 id url> to send to");
-  if (acks.via == Acks::Via::As4 && p.as4_url.empty())
-    return Status::invalid(name + ": <acknowledgments via=\"as4\"> needs an <as4 party-id url> to send to");
-  if (acks.via == Acks::Via::Dir && acks.dir.empty())
-    return Status::invalid(name + ": <acknowledgments via=\"dir\"> needs a dir attribute");
-  if (pugi::xml_node d = root.child("documents")) {
-    Result<Partner::Documents> documents = read_documents(d, name, resolve);
-    if (!documents.is_ok()) return documents.status();
-    p.documents = documents.value();
-    p.documents_set = true;
-  }
-  for (pugi::xml_node c : root.children("certificate")) {
-    std::string use = c.attribute("use").as_string(), f = c.attribute("file").as_string();
-    if (f.empty()) return Status::invalid(name + ": <certificate> needs a file attribute");
-    if (use == "signing") {
-      p.signing_certificates.push_back(resolve(f));
-    } else if (use == "encryption") {
-      if (!p.encryption_certificate.empty())
-        return Status::invalid(name + ": only one <certificate use=\"encryption\">");
-      p.encryption_certificate = resolve(f);
-    } else {
-      return Status::invalid(name + ": <certificate use> must be signing or encryption, not '" + use + "'");
-    }
-  }
-  // <security> applies to AS2 and AS4; <security protocol="as4"> overrides it for AS4.
-  for (const char* protocol : {"", "as4"}) {
-    for (pugi::xml_node sec : root.children("security")) {
-      const std::string which = sec.attribute("protocol").as_string();
-      if (which != "" && which != "as4")
-        return Status::invalid(name + ": <security protocol> must be as4 (or absent), not '" + which + "'");
-      if (which != protocol) continue;
-      const bool sign = sec.attribute("require-signature").as_bool(true);
-      const bool encrypt = sec.attribute("require-encryption").as_bool(false);
-      if (which.empty()) {
-        p.require_signature = sign;
-        p.require_encryption = encrypt;
-        p.allow_expired = sec.attribute("allow-expired").as_bool(false);
-      }
-      p.as4_require_signature = sign;
-      p.as4_require_encryption = encrypt;
-    }
-  }
-  for (pugi::xml_node a : root.children("auth")) {
-    if (pugi::xml_attribute ip = a.attribute("allow-ip")) {
-      if (!is_cidr(ip.as_string()))
-        return Status::invalid(name +
-                               ": <auth allow-ip> must be an address or a CIDR network (192.0.2.0/24, "
-                               "2001:db8::/32), not '" +
-                               std::string(ip.as_string()) + "'");
-      p.allow_ips.push_back(ip.as_string());
-    }
-    if (pugi::xml_attribute cert = a.attribute("client-cert")) {
-      if (std::string(cert.as_string()).empty())
-        return Status::invalid(name + ": <auth client-cert> needs a certificate file");
-      // Loaded now: a pin that cannot be read would refuse every message of the partner.
-      const std::string file = resolve(cert.as_string());
-      Result<crypto::Certificate> c = crypto::Certificate::load_pem_file(file);
-      if (!c.is_ok()) return Status::invalid(name + ": <auth client-cert>: " + c.status().message());
-      p.client_certificates.push_back(file);
-      p.client_cert_sha256.push_back(c->sha256());
-    }
-    if (a.attribute("basic-user") || a.attribute("basic-password-hash")) {
-      p.basic_user = a.attribute("basic-user").as_string();
-      p.basic_password_hash = a.attribute("basic-password-hash").as_string();
-      if (p.basic_user.empty() || p.basic_user.find(':') != std::string::npos)
-        return Status::invalid(name + ": <auth basic-user> must be a user name without ':'");
-      if (!crypto::is_password_hash(p.basic_password_hash))
-        return Status::invalid(name +
-                               ": <auth basic-password-hash> must be what `edihub hash-password` prints "
-                               "(pbkdf2-sha256$ITERATIONS$SALT$HASH), never the password itself");
-    }
-  }
-  for (pugi::xml_node f : root.children("sends-for")) {
-    const std::string other = f.attribute("partner").as_string();
-    if (other.empty() || other == p.id)
-      return Status::invalid(name + ": <sends-for partner=\"ID\"/> needs the id of another partner profile");
-    p.sends_for.push_back(other);
-  }
-  for (pugi::xml_node m : root.children("mdn")) {
-    if (m.attribute("allow-md5").as_bool(false)) p.mdn_allow_md5 = true;
-    pugi::xml_attribute allow = m.attribute("async-url-allow");
-    if (!allow) continue;  // an <mdn> carrying other settings
-    const std::string prefix = allow.as_string();
-    Result<MdnUrl> parsed_prefix = parse_mdn_url(prefix, true);
-    if (!parsed_prefix.is_ok())
-      return Status::invalid(name + ": <mdn async-url-allow> must be an http(s) URL prefix " +
-                             "(scheme://host[:port][/path]), not '" + prefix +
-                             "': " + parsed_prefix.status().message());
-    p.async_mdn_prefixes.push_back(prefix);
-  }
-  if (pugi::xml_node r = root.child("retention")) {
-    p.retention_days = r.attribute("days").as_int(-1);
-    if (p.retention_days < 0) return Status::invalid(name + ": <retention days=\"N\"/> needs a number of days >= 0");
-    p.receipt_retention_days = r.attribute("receipt-days").as_int(std::min(7, p.retention_days));
-    if (p.receipt_retention_days < 0)
-      return Status::invalid(name + ": <retention receipt-days=\"N\"/> needs a number of days >= 0");
-  }
+  const ProfileReader r(name, file.parent_path(), root);
+  RETURN_IF_ERROR(r.ids(&p));
+  RETURN_IF_ERROR(r.as2(&p));
+  RETURN_IF_ERROR(r.as4(&p));
+  RETURN_IF_ERROR(r.acknowledgments(&p));
+  RETURN_IF_ERROR(r.documents(&p));
+  RETURN_IF_ERROR(r.certificates(&p));
+  RETURN_IF_ERROR(r.security(&p));
+  RETURN_IF_ERROR(r.auth(&p));
+  RETURN_IF_ERROR(r.mdn(&p));
+  RETURN_IF_ERROR(r.retention(&p));
   return p;
 }
 
@@ -448,6 +507,45 @@ void Partners::default_documents(const Partner::Documents& documents) {
     if (!p.documents_set) p.documents = documents;
 }
 
+namespace {
+
+// Why `p` cannot join the profiles `loaded` (from `file`): an id that one of
+// them claims too (X12, EDIFACT, AS2, or AS4, where an empty qualifier or
+// type matches any: two profiles could both be taken for one sender), or
+// empty when it can.
+std::string claimed_twice(const Partner& p, const Partner& other) {
+  for (const auto& id : p.x12_ids)
+    for (const auto& theirs : other.x12_ids)
+      if (matches(theirs, id, false)) return "X12 id " + id.qualifier + ":" + id.id;
+  for (const auto& id : p.edifact_ids)
+    for (const auto& theirs : other.edifact_ids)
+      if (theirs.id == id.id && (theirs.qualifier == id.qualifier || theirs.qualifier.empty() || id.qualifier.empty()))
+        return "EDIFACT id " + id.id;
+  for (const auto& id : p.as2_ids)
+    for (const auto& theirs : other.as2_ids)
+      if (id == theirs) return "AS2 id '" + id + "'";
+  for (const auto& [id, type] : p.as4_parties)
+    for (const auto& [their_id, their_type] : other.as4_parties)
+      if (id == their_id && (type == their_type || type.empty() || their_type.empty()))
+        return "AS4 party id '" + id + "'" + (type.empty() ? "" : " (type " + type + ")");
+  return "";
+}
+
+// What an operator should know of `p` at start: a partner whose only identity is a header.
+void warn_of(const Partner& p, std::vector<std::string>* warnings) {
+  const bool wire_auth = !p.basic_user.empty() || !p.allow_ips.empty() || !p.client_cert_sha256.empty();
+  if (!p.as2_ids.empty() && !p.require_signature && !wire_auth)
+    warnings->push_back(p.file + ": partner '" + p.id +
+                        "' requires no AS2 signature and has no <auth>: anyone who sends its AS2-From header is "
+                        "taken for it");
+  if (!p.as4_parties.empty() && !p.as4_require_signature && !wire_auth)
+    warnings->push_back(p.file + ": partner '" + p.id +
+                        "' requires no AS4 signature and has no <auth>: anyone who sends its eb:From party id is "
+                        "taken for it");
+}
+
+}  // namespace
+
 Result<Partners> Partners::load(const std::string& dir) {
   ASSIGN_OR_RETURN(std::vector<std::filesystem::path> files, profile_files(dir));
   Partners out;
@@ -455,47 +553,16 @@ Result<Partners> Partners::load(const std::string& dir) {
     ASSIGN_OR_RETURN(Partner p, read_partner(f));
     if (out.find(p.id) != nullptr)
       return Status::invalid(f.string() + ": partner id '" + p.id + "' is already defined");
-    for (const auto& other : out.partners_) {
-      for (const auto& id : p.x12_ids)
-        for (const auto& theirs : other.x12_ids)
-          if (matches(theirs, id, false))
-            return Status::invalid(f.string() + ": X12 id " + id.qualifier + ":" + id.id +
-                                   " also belongs to partner '" + other.id + "'");
-      for (const auto& id : p.edifact_ids)
-        for (const auto& theirs : other.edifact_ids)
-          if (theirs.id == id.id &&
-              (theirs.qualifier == id.qualifier || theirs.qualifier.empty() || id.qualifier.empty()))
-            return Status::invalid(f.string() + ": EDIFACT id " + id.id + " also belongs to partner '" + other.id +
-                                   "'");
-    }
     for (const auto& other : out.partners_)
-      for (const auto& id : p.as2_ids)
-        for (const auto& theirs : other.as2_ids)
-          if (id == theirs)
-            return Status::invalid(f.string() + ": AS2 id '" + id + "' also belongs to partner '" + other.id + "'");
-    // An empty type matches any: two profiles could both claim one eb:From.
-    for (const auto& other : out.partners_)
-      for (const auto& [id, type] : p.as4_parties)
-        for (const auto& [their_id, their_type] : other.as4_parties)
-          if (id == their_id && (type == their_type || type.empty() || their_type.empty()))
-            return Status::invalid(f.string() + ": AS4 party id '" + id + "'" +
-                                   (type.empty() ? "" : " (type " + type + ")") + " also belongs to partner '" +
-                                   other.id + "'");
+      if (const std::string what = claimed_twice(p, other); !what.empty())
+        return Status::invalid(f.string() + ": " + what + " also belongs to partner '" + other.id + "'");
     out.partners_.push_back(std::move(p));
   }
   for (const Partner& p : out.partners_) {
     for (const std::string& other : p.sends_for)
       if (out.find(other) == nullptr)
         return Status::invalid(p.file + ": <sends-for partner=\"" + other + "\"/> names no partner profile");
-    const bool wire_auth = !p.basic_user.empty() || !p.allow_ips.empty() || !p.client_cert_sha256.empty();
-    if (!p.as2_ids.empty() && !p.require_signature && !wire_auth)
-      out.warnings_.push_back(p.file + ": partner '" + p.id +
-                              "' requires no AS2 signature and has no <auth>: anyone who sends its AS2-From "
-                              "header is taken for it");
-    if (!p.as4_parties.empty() && !p.as4_require_signature && !wire_auth)
-      out.warnings_.push_back(p.file + ": partner '" + p.id +
-                              "' requires no AS4 signature and has no <auth>: anyone who sends its eb:From "
-                              "party id is taken for it");
+    warn_of(p, &out.warnings_);
   }
   return out;
 }

@@ -18,7 +18,7 @@ namespace {
 using receivers::HttpAnswer;
 using receivers::HttpRequest;
 
-constexpr size_t kMaxFormBytes = 16 * 1024;  // query and body each (the listener bounds the body too)
+constexpr size_t kMaxFormBytes = size_t{16} * 1024;  // query and body each (the listener bounds the body too)
 
 std::string path_of(const HttpRequest& r) { return r.target.substr(0, r.target.find('?')); }
 

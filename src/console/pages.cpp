@@ -107,6 +107,7 @@ std::vector<std::string> outbox_cells(const View& v, const store::OutboxEntry& e
 
 std::string outbox_table(const View& v, const std::vector<store::OutboxEntry>& rows, const std::string& back) {
   std::vector<std::vector<std::string>> cells;
+  cells.reserve(rows.size());
   for (const auto& e : rows) cells.push_back(outbox_cells(v, e, back));
   return table({"#", "Queued", "Partner", "Kind", "To", "Message-ID", "State", "Attempts", "Last error", ""}, cells,
                "No outbox rows.");
@@ -133,7 +134,7 @@ std::string receipt_block(const store::Receipt& r) {
     if (std::optional<std::string> value = field_line(r.body, name))
       summary += "<dt>" + html(std::string(name)) + "</dt><dd>" + html(*value, 300) + "</dd>";
   std::string text = (r.status ? "HTTP " + std::to_string(r.status) + "\n" : std::string()) + r.headers + "\n";
-  constexpr size_t kShown = 64 * 1024;
+  constexpr size_t kShown = size_t{64} * 1024;
   text += r.body.substr(0, kShown);
   if (r.body.size() > kShown) text += "\n... (" + std::to_string(r.body.size()) + " bytes in all)";
   // Line by line: html() keeps each line printable and bounded.
@@ -273,6 +274,7 @@ Result<Rendered> messages_page(const View& v) {
                     body + "<p class=\"error-box\" role=\"alert\">" + bad_dates + "Nothing was searched.</p>"};
 
   std::vector<std::vector<std::string>> cells;
+  cells.reserve(rows.size());
   for (const auto& m : rows)
     cells.push_back({when(m.received_at_ms), html(m.partner_id.empty() ? "-" : m.partner_id), html(m.protocol),
                      message_link(m), html(m.message_id, 200), badge(m.outcome), std::to_string(m.documents),
@@ -355,6 +357,7 @@ Result<Rendered> message_page(const View& v, int64_t id) {
       ASSIGN_OR_RETURN(std::vector<store::BookedDocument> docs,
                        v.store.console().documents_from(r.partner_id, r.message_id));
       std::vector<std::vector<std::string>> cells;
+      cells.reserve(docs.size());
       for (const auto& d : docs)
         cells.push_back({html(d.kind), html(d.number), html(d.purpose), badge(d.status), html(d.document_date),
                          std::to_string(d.versions), when(d.updated_at_ms)});
@@ -448,6 +451,7 @@ Result<Rendered> partners_page(const View& v) {
 Result<Rendered> audit_page(const View& v) {
   ASSIGN_OR_RETURN(std::vector<store::AuditEntry> trail, v.store.console().audit_trail(200));
   std::vector<std::vector<std::string>> cells;
+  cells.reserve(trail.size());
   for (const auto& e : trail)
     cells.push_back({std::to_string(e.id), when(e.at_ms), html(e.operator_name), html(e.peer), html(e.action),
                      html(e.target, 500), html(e.result, 500)});

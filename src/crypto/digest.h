@@ -21,9 +21,9 @@ class Digest {
  public:
   Digest() = default;
   // From stored hex (the store hands back what it was given).
-  static Digest from_hex(std::string hex) {
+  static Digest from_hex(const std::string& hex) {
     Digest d;
-    d.hex_ = std::move(hex);
+    d.hex_ = hex;
     return d;
   }
   static Digest of(std::string_view bytes) { return from_hex(sha256_hex(bytes)); }

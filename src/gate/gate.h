@@ -19,9 +19,9 @@
 namespace edihub::gate {
 
 struct GateOptions {
-  int64_t lease_ms = 5 * 60 * 1000;  // longer than the slowest handling
-  int max_failures = 5;              // permanent failures before a key is poison
-  int64_t inflight_wait_ms = 10000;  // how long a duplicate waits for the original
+  int64_t lease_ms = int64_t{5} * 60 * 1000;  // longer than the slowest handling
+  int max_failures = 5;                       // permanent failures before a key is poison
+  int64_t inflight_wait_ms = 10000;           // how long a duplicate waits for the original
   // A message whose payload is larger is handled under a lease, one
   // interchange per transaction, so that it never holds the write lock long.
   size_t single_commit_max_bytes = 4u << 20;
@@ -57,7 +57,7 @@ struct GateStats {
 // signals when a transaction commits here, and polls for commits elsewhere.
 class Gate {
  public:
-  explicit Gate(GateOptions options) : options_(options) {}
+  explicit Gate(GateOptions options) : options_(std::move(options)) {}
 
   using Work = std::function<Result<Step>(store::Transaction&)>;
 

@@ -22,9 +22,9 @@
 namespace edihub::server {
 
 struct DeliveryOptions {
-  int64_t first_retry_ms = 5000;       // doubled after each failure ...
-  int64_t max_retry_ms = 3600 * 1000;  // ... up to this
-  int max_attempts = 12;               // then the item is failed, for the operator
+  int64_t first_retry_ms = 5000;                // doubled after each failure ...
+  int64_t max_retry_ms = int64_t{3600} * 1000;  // ... up to this
+  int max_attempts = 12;                        // then the item is failed, for the operator
   int timeout_seconds = 30;
   int workers = 4;         // threads, each leasing one row at a time
   int64_t poll_ms = 1000;  // new items also wake the worker at once

@@ -309,7 +309,7 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
     o.tls_key = config.console_tls_key;
     o.threads = 4;
     o.queue = 32;
-    o.max_body_bytes = 64 * 1024;  // forms only
+    o.max_body_bytes = size_t{64} * 1024;  // forms only
     o.max_connections = 128;
     o.max_connections_per_client = 32;
     impl_->console_http = std::make_unique<HttpServer>(o, *impl_->console_handler);

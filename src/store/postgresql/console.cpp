@@ -16,6 +16,7 @@ template <typename T, typename Read>
 Result<std::vector<T>> all(const Result<Rows>& r, Read read) {
   if (!r.is_ok()) return r.status();
   std::vector<T> out;
+  out.reserve(static_cast<size_t>(r->size()));
   for (int i = 0; i < r->size(); ++i) out.push_back(read(r.value(), i));
   return out;
 }

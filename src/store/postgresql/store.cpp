@@ -543,6 +543,7 @@ class PgStore : public Store {
                      .add(f.since_ms)
                      .add(int64_t{f.limit})));
     std::vector<CaptureInfo> out;
+    out.reserve(static_cast<size_t>(r.size()));
     for (int i = 0; i < r.size(); ++i)
       out.push_back({r.int64(i, 0), r.int64(i, 1), r.int64(i, 5), r.text(i, 2), r.text(i, 3), r.text(i, 4)});
     return out;
@@ -604,6 +605,7 @@ class PgStore : public Store {
   Result<std::vector<std::string>> partners_with_keys() override {
     ASSIGN_OR_RETURN(Rows r, c_->exec("SELECT DISTINCT partner_id FROM idempotency_keys ORDER BY partner_id"));
     std::vector<std::string> out;
+    out.reserve(static_cast<size_t>(r.size()));
     for (int i = 0; i < r.size(); ++i) out.push_back(r.text(i, 0));
     return out;
   }
@@ -711,7 +713,7 @@ Result<StatusReport> PgStore::report() {
   ASSIGN_OR_RETURN(int64_t now, c_->clock_ms());
   ASSIGN_OR_RETURN(Rows outcomes,
                    c_->exec("SELECT outcome, count(*) FROM messages WHERE received_at >= $1 GROUP BY outcome",
-                            Params().add(now - 24 * 3600 * 1000LL)));
+                            Params().add(now - 24LL * 3600 * 1000)));
   for (int i = 0; i < outcomes.size(); ++i) r.outcomes_24h[outcomes.text(i, 0)] = outcomes.int64(i, 1);
   ASSIGN_OR_RETURN(
       Rows counts,

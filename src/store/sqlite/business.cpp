@@ -6,7 +6,7 @@ namespace edihub::store::sqlite {
 
 namespace {
 
-Status ran(Result<int64_t> r) { return r.is_ok() ? Status::ok() : r.status(); }
+Status ran(const Result<int64_t>& r) { return r.is_ok() ? Status::ok() : r.status(); }
 
 }  // namespace
 

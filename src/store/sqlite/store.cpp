@@ -312,7 +312,7 @@ Result<StatusReport> SqliteStore::report() {
   }
   {
     Stmt q(*c_, "SELECT outcome, count(*) FROM messages WHERE received_at >= ?1 GROUP BY outcome");
-    q.bind(1, c_->clock_ms() - 24 * 3600 * 1000LL);
+    q.bind(1, c_->clock_ms() - 24LL * 3600 * 1000);
     while (true) {
       ASSIGN_OR_RETURN(bool row, q.step());
       if (!row) break;
