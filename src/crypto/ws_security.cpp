@@ -398,6 +398,48 @@ bool aes128_gcm_decrypt(const std::string& key, std::string_view in, std::string
   return ok;
 }
 
+// One xenc:DataReference of an EncryptedKey: the EncryptedData it names, its
+// algorithms against the policy, and the attachment it decrypts with `key`.
+Failure decrypt_reference(xmlDoc* doc, xmlNode* ref, const std::string& key, const std::vector<Attachment>& attachments,
+                          std::set<xmlNode*>* listed_data, Checked* out) {
+  auto decryption = [](std::string detail) { return Failure{"EBMS:0102", std::move(detail)}; };
+  const std::string uri = attr(ref, "URI"), shown = partner_text(uri, 200);
+  xmlNode* data = uri.size() > 1 && uri[0] == '#' ? by_id(doc, uri.substr(1)) : nullptr;
+  if (data == nullptr || !is(data, kXenc, "EncryptedData"))
+    return decryption("the DataReference '" + shown + "' points to no xenc:EncryptedData");
+  listed_data->insert(data);
+  const std::string type = attr(data, "Type"), content_alg = attr(child(data, kXenc, "EncryptionMethod"), "Algorithm");
+  if (type != kContentOnly)
+    return policy_failure("xenc:EncryptedData '" + shown + "' of type '" + partner_text(type, 200) +
+                          "' is not supported (SwA Attachment-Content-Only)");
+  if (content_alg != kAes128Gcm)
+    return policy_failure("content encryption '" + partner_text(content_alg, 200) +
+                          "' is not allowed by the policy (AES-128-GCM)");
+  xmlNode* cref = child(child(data, kXenc, "CipherData"), kXenc, "CipherReference");
+  const std::string curi = attr(cref, "URI");
+  for (xmlNode* t : children(child(cref, kXenc, "Transforms"), kDs, "Transform"))
+    if (attr(t, "Algorithm") != kCiphertextTransform)
+      return policy_failure("xenc:CipherReference '" + partner_text(curi, 200) + "': transform '" +
+                            partner_text(attr(t, "Algorithm"), 200) + "' is not supported");
+  char* unescaped = curi.rfind("cid:", 0) == 0 ? xmlURIUnescapeString(curi.c_str() + 4, 0, nullptr) : nullptr;
+  const std::string cid = unescaped != nullptr ? unescaped : "";
+  xmlFree(unescaped);
+  auto a = std::find_if(attachments.begin(), attachments.end(),
+                        [&](const Attachment& x) { return !cid.empty() && x.content_id == cid; });
+  if (a == attachments.end())
+    return decryption("xenc:EncryptedData '" + shown + "' points to no attachment of this message ('" +
+                      partner_text(curi, 200) + "')");
+  if (out->decrypted.count(cid) != 0)
+    return policy_failure("the attachment cid:" + partner_text(cid, 200) + " is encrypted twice");
+  std::string plain;
+  if (!aes128_gcm_decrypt(key, a->bytes, &plain))
+    return decryption("the attachment cid:" + partner_text(cid, 200) +
+                      " does not decrypt (AES-128-GCM): changed after encryption, or another key");
+  out->decrypted[cid] = std::move(plain);
+  out->mime_types[cid] = attr(data, "MimeType");
+  return {};
+}
+
 // Decrypts what the EncryptedKeys in `security` list into out->decrypted.
 Failure decrypt(xmlDoc* doc, xmlNode* security, const Policy& policy, const std::vector<Attachment>& attachments,
                 Checked* out) {
@@ -433,43 +475,8 @@ Failure decrypt(xmlDoc* doc, xmlNode* security, const Policy& policy, const std:
     if (refs.empty() || refs.size() > attachments.size())
       return policy_failure("the xenc:EncryptedKey lists " + std::to_string(refs.size()) + " DataReferences for " +
                             std::to_string(attachments.size()) + " attachments");
-    for (xmlNode* ref : refs) {
-      const std::string uri = attr(ref, "URI"), shown = partner_text(uri, 200);
-      xmlNode* data = uri.size() > 1 && uri[0] == '#' ? by_id(doc, uri.substr(1)) : nullptr;
-      if (data == nullptr || !is(data, kXenc, "EncryptedData"))
-        return decryption("the DataReference '" + shown + "' points to no xenc:EncryptedData");
-      listed_data.insert(data);
-      const std::string type = attr(data, "Type"),
-                        content_alg = attr(child(data, kXenc, "EncryptionMethod"), "Algorithm");
-      if (type != kContentOnly)
-        return policy_failure("xenc:EncryptedData '" + shown + "' of type '" + partner_text(type, 200) +
-                              "' is not supported (SwA Attachment-Content-Only)");
-      if (content_alg != kAes128Gcm)
-        return policy_failure("content encryption '" + partner_text(content_alg, 200) +
-                              "' is not allowed by the policy (AES-128-GCM)");
-      xmlNode* cref = child(child(data, kXenc, "CipherData"), kXenc, "CipherReference");
-      const std::string curi = attr(cref, "URI");
-      for (xmlNode* t : children(child(cref, kXenc, "Transforms"), kDs, "Transform"))
-        if (attr(t, "Algorithm") != kCiphertextTransform)
-          return policy_failure("xenc:CipherReference '" + partner_text(curi, 200) + "': transform '" +
-                                partner_text(attr(t, "Algorithm"), 200) + "' is not supported");
-      char* unescaped = curi.rfind("cid:", 0) == 0 ? xmlURIUnescapeString(curi.c_str() + 4, 0, nullptr) : nullptr;
-      const std::string cid = unescaped != nullptr ? unescaped : "";
-      xmlFree(unescaped);
-      auto a = std::find_if(attachments.begin(), attachments.end(),
-                            [&](const Attachment& x) { return !cid.empty() && x.content_id == cid; });
-      if (a == attachments.end())
-        return decryption("xenc:EncryptedData '" + shown + "' points to no attachment of this message ('" +
-                          partner_text(curi, 200) + "')");
-      if (out->decrypted.count(cid) != 0)
-        return policy_failure("the attachment cid:" + partner_text(cid, 200) + " is encrypted twice");
-      std::string plain;
-      if (!aes128_gcm_decrypt(key, a->bytes, &plain))
-        return decryption("the attachment cid:" + partner_text(cid, 200) +
-                          " does not decrypt (AES-128-GCM): changed after encryption, or another key");
-      out->decrypted[cid] = std::move(plain);
-      out->mime_types[cid] = attr(data, "MimeType");
-    }
+    for (xmlNode* ref : refs)
+      if (Failure f = decrypt_reference(doc, ref, key, attachments, &listed_data, out)) return f;
   }
   for (xmlNode* data : children(security, kXenc, "EncryptedData"))
     if (listed_data.count(data) == 0)
@@ -491,6 +498,92 @@ struct DSigCtxFree {
 struct ClearOpenSslErrors {
   ~ClearOpenSslErrors() { ERR_clear_error(); }
 };
+
+// What the references of a signature cover.
+struct Coverage {
+  bool body = false, messaging = false;
+  std::set<std::string> cids;
+};
+
+// One ds:Reference: its digest and transforms against the policy, and what in
+// this message it points to (added to `covered`).
+Failure read_reference(xmlDoc* doc, xmlNode* ref, const Limits& limits, xmlNode* body, xmlNode* messaging,
+                       const std::vector<Attachment>& plain, Coverage* covered, as4::SignedReference* out) {
+  out->uri = attr(ref, "URI");
+  out->type = attr(ref, "Type");
+  out->digest_method = attr(child(ref, kDs, "DigestMethod"), "Algorithm");
+  out->digest_value = text(child(ref, kDs, "DigestValue"));
+  const std::string shown = partner_text(out->uri, 200);
+  if (!listed(kDigestMethods, out->digest_method))
+    return policy_failure("reference '" + shown + "': digest '" + partner_text(out->digest_method, 200) +
+                          "' is not allowed by the policy (SHA-256, SHA-384, SHA-512)");
+  std::vector<xmlNode*> transforms = children(child(ref, kDs, "Transforms"), kDs, "Transform");
+  if (transforms.size() > limits.max_transforms_per_reference)
+    return policy_failure("reference '" + shown + "' has " + std::to_string(transforms.size()) + " transforms");
+  for (xmlNode* t : transforms) {
+    const std::string alg = attr(t, "Algorithm");
+    if (alg != kExcC14n && alg != kSwaContent)
+      return policy_failure("reference '" + shown + "': transform '" + partner_text(alg, 200) +
+                            "' is not allowed (exclusive c14n, SwA Attachment-Content-Signature-Transform)");
+    as4::SignedReference::Transform copy{alg, std::nullopt};
+    if (xmlNode* inclusive = child(t, kExcC14n, "InclusiveNamespaces"))
+      copy.inclusive_prefixes = attr(inclusive, "PrefixList");
+    out->transforms.push_back(std::move(copy));
+  }
+  if (out->uri.size() > 1 && out->uri[0] == '#') {
+    xmlNode* target = by_id(doc, out->uri.substr(1));
+    if (target == nullptr) return authentication("reference '" + shown + "' points to nothing in this message");
+    covered->body = covered->body || target == body;
+    covered->messaging = covered->messaging || target == messaging;
+  } else if (out->uri.rfind("cid:", 0) == 0) {
+    char* unescaped = xmlURIUnescapeString(out->uri.c_str() + 4, 0, nullptr);
+    const std::string cid = unescaped != nullptr ? unescaped : "";
+    xmlFree(unescaped);
+    if (std::none_of(plain.begin(), plain.end(), [&](const Attachment& a) { return a.content_id == cid; }))
+      return authentication("reference '" + shown + "' points to no attachment of this message");
+    covered->cids.insert(cid);
+  } else {
+    return policy_failure("reference '" + shown + "' is neither a same-document #id nor a cid: attachment");
+  }
+  return {};
+}
+
+// The signature value, checked by xmlsec with `signer`'s key over the
+// references (the attachments as `plain` holds them, decrypted).
+Failure verify_value(xmlNode* signature, const Certificate& signer, const std::vector<Attachment>& plain) {
+  std::unique_ptr<xmlSecDSigCtx, DSigCtxFree> ctx(xmlSecDSigCtxCreate(nullptr));
+  if (!ctx) return {"EBMS:0004", "the gateway could not set up signature verification"};
+  ctx->enabledReferenceUris = xmlSecTransformUriTypeSameDocument | xmlSecTransformUriTypeRemote;
+  for (xmlSecTransformId id : {xmlSecTransformExclC14NId, static_cast<xmlSecTransformId>(&swa_content_klass),
+                               xmlSecTransformSha256Id, xmlSecTransformSha384Id, xmlSecTransformSha512Id})
+    xmlSecDSigCtxEnableReferenceTransform(ctx.get(), id);
+  for (xmlSecTransformId id : {xmlSecTransformExclC14NId, xmlSecTransformRsaSha256Id, xmlSecTransformRsaSha384Id,
+                               xmlSecTransformRsaSha512Id, xmlSecTransformEcdsaSha256Id})
+    xmlSecDSigCtxEnableSignatureTransform(ctx.get(), id);
+  unsigned char* der = nullptr;
+  const int der_len = i2d_X509(signer.get(), &der);
+  ctx->signKey = xmlSecCryptoAppKeyLoadMemory(der, static_cast<xmlSecSize>(der_len), xmlSecKeyDataFormatCertDer,
+                                              nullptr, nullptr, nullptr);
+  OPENSSL_free(der);
+  if (ctx->signKey == nullptr) return authentication("the signer's certificate holds no usable public key");
+
+  t_attachments = &plain;
+  t_xmlsec_error.clear();
+  const int rc = xmlSecDSigCtxVerify(ctx.get(), signature);
+  t_attachments = nullptr;
+  if (rc < 0) return authentication("the signature could not be checked: " + partner_text(t_xmlsec_error, 300));
+  if (ctx->status != xmlSecDSigStatusSucceeded) {
+    for (xmlSecSize i = 0; i < xmlSecPtrListGetSize(&ctx->signedInfoReferences); ++i) {
+      auto* r = static_cast<xmlSecDSigReferenceCtx*>(xmlSecPtrListGetItem(&ctx->signedInfoReferences, i));
+      if (r != nullptr && r->status != xmlSecDSigStatusSucceeded)
+        return authentication("the digest of '" +
+                              partner_text(r->uri != nullptr ? reinterpret_cast<const char*>(r->uri) : "", 200) +
+                              "' does not match: that part changed after it was signed");
+    }
+    return authentication("the signature value does not verify with the signer's certificate");
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -556,52 +649,16 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   if (refs.empty() || refs.size() > limits.max_references)
     return policy_failure("the signature has " + std::to_string(refs.size()) + " references (1 to " +
                           std::to_string(limits.max_references) + " allowed)");
-  bool body_signed = false, messaging_signed = false;
-  std::set<std::string> cids;
+  Coverage covered;
   for (xmlNode* ref : refs) {
     as4::SignedReference sr;
-    sr.uri = attr(ref, "URI");
-    sr.type = attr(ref, "Type");
-    sr.digest_method = attr(child(ref, kDs, "DigestMethod"), "Algorithm");
-    sr.digest_value = text(child(ref, kDs, "DigestValue"));
-    const std::string shown = partner_text(sr.uri, 200);
-    if (!listed(kDigestMethods, sr.digest_method))
-      return policy_failure("reference '" + shown + "': digest '" + partner_text(sr.digest_method, 200) +
-                            "' is not allowed by the policy (SHA-256, SHA-384, SHA-512)");
-    std::vector<xmlNode*> transforms = children(child(ref, kDs, "Transforms"), kDs, "Transform");
-    if (transforms.size() > limits.max_transforms_per_reference)
-      return policy_failure("reference '" + shown + "' has " + std::to_string(transforms.size()) + " transforms");
-    for (xmlNode* t : transforms) {
-      const std::string alg = attr(t, "Algorithm");
-      if (alg != kExcC14n && alg != kSwaContent)
-        return policy_failure("reference '" + shown + "': transform '" + partner_text(alg, 200) +
-                              "' is not allowed (exclusive c14n, SwA Attachment-Content-Signature-Transform)");
-      as4::SignedReference::Transform copy{alg, std::nullopt};
-      if (xmlNode* inclusive = child(t, kExcC14n, "InclusiveNamespaces"))
-        copy.inclusive_prefixes = attr(inclusive, "PrefixList");
-      sr.transforms.push_back(std::move(copy));
-    }
-    if (sr.uri.size() > 1 && sr.uri[0] == '#') {
-      xmlNode* target = by_id(doc.get(), sr.uri.substr(1));
-      if (target == nullptr) return authentication("reference '" + shown + "' points to nothing in this message");
-      body_signed = body_signed || target == body;
-      messaging_signed = messaging_signed || target == messaging[0];
-    } else if (sr.uri.rfind("cid:", 0) == 0) {
-      char* unescaped = xmlURIUnescapeString(sr.uri.c_str() + 4, 0, nullptr);
-      const std::string cid = unescaped != nullptr ? unescaped : "";
-      xmlFree(unescaped);
-      if (std::none_of(plain.begin(), plain.end(), [&](const Attachment& a) { return a.content_id == cid; }))
-        return authentication("reference '" + shown + "' points to no attachment of this message");
-      cids.insert(cid);
-    } else {
-      return policy_failure("reference '" + shown + "' is neither a same-document #id nor a cid: attachment");
-    }
+    if (Failure f = read_reference(doc.get(), ref, limits, body, messaging[0], plain, &covered, &sr)) return f;
     out->references.push_back(std::move(sr));
   }
-  if (!messaging_signed) return policy_failure("the signature does not cover the eb:Messaging header");
-  if (!body_signed) return policy_failure("the signature does not cover the SOAP Body");
+  if (!covered.messaging) return policy_failure("the signature does not cover the eb:Messaging header");
+  if (!covered.body) return policy_failure("the signature does not cover the SOAP Body");
   for (const Attachment& a : plain)
-    if (cids.count(a.content_id) == 0)
+    if (covered.cids.count(a.content_id) == 0)
       return policy_failure("the signature does not cover the attachment cid:" + partner_text(a.content_id, 200));
 
   Certificate signer;
@@ -609,37 +666,7 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
           find_certificate(doc.get(), security, child(signature, kDs, "KeyInfo"), policy.signers, kSigner, &signer))
     return f;
 
-  std::unique_ptr<xmlSecDSigCtx, DSigCtxFree> ctx(xmlSecDSigCtxCreate(nullptr));
-  if (!ctx) return {"EBMS:0004", "the gateway could not set up signature verification"};
-  ctx->enabledReferenceUris = xmlSecTransformUriTypeSameDocument | xmlSecTransformUriTypeRemote;
-  for (xmlSecTransformId id : {xmlSecTransformExclC14NId, static_cast<xmlSecTransformId>(&swa_content_klass),
-                               xmlSecTransformSha256Id, xmlSecTransformSha384Id, xmlSecTransformSha512Id})
-    xmlSecDSigCtxEnableReferenceTransform(ctx.get(), id);
-  for (xmlSecTransformId id : {xmlSecTransformExclC14NId, xmlSecTransformRsaSha256Id, xmlSecTransformRsaSha384Id,
-                               xmlSecTransformRsaSha512Id, xmlSecTransformEcdsaSha256Id})
-    xmlSecDSigCtxEnableSignatureTransform(ctx.get(), id);
-  unsigned char* der = nullptr;
-  const int der_len = i2d_X509(signer.get(), &der);
-  ctx->signKey = xmlSecCryptoAppKeyLoadMemory(der, static_cast<xmlSecSize>(der_len), xmlSecKeyDataFormatCertDer,
-                                              nullptr, nullptr, nullptr);
-  OPENSSL_free(der);
-  if (ctx->signKey == nullptr) return authentication("the signer's certificate holds no usable public key");
-
-  t_attachments = &plain;
-  t_xmlsec_error.clear();
-  const int rc = xmlSecDSigCtxVerify(ctx.get(), signature);
-  t_attachments = nullptr;
-  if (rc < 0) return authentication("the signature could not be checked: " + partner_text(t_xmlsec_error, 300));
-  if (ctx->status != xmlSecDSigStatusSucceeded) {
-    for (xmlSecSize i = 0; i < xmlSecPtrListGetSize(&ctx->signedInfoReferences); ++i) {
-      auto* r = static_cast<xmlSecDSigReferenceCtx*>(xmlSecPtrListGetItem(&ctx->signedInfoReferences, i));
-      if (r != nullptr && r->status != xmlSecDSigStatusSucceeded)
-        return authentication("the digest of '" +
-                              partner_text(r->uri != nullptr ? reinterpret_cast<const char*>(r->uri) : "", 200) +
-                              "' does not match: that part changed after it was signed");
-    }
-    return authentication("the signature value does not verify with the signer's certificate");
-  }
+  if (Failure f = verify_value(signature, signer, plain)) return f;
   out->is_signed = true;
   out->signer = signer;
   out->signature_method = method;
