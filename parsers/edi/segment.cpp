@@ -153,6 +153,8 @@ uint64_t SegmentScanner::mask_at(std::string_view buf, size_t block) {
   return cache_mask_;
 }
 
+// Long on purpose: the hot loop of the segment scanner, kept whole for speed.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 size_t SegmentScanner::find_terminator(std::string_view buf, size_t from, bool* breaks) {
   const Terminator& t = d_.terminator;
   const char term = t.bytes[0];

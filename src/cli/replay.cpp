@@ -108,6 +108,40 @@ const CommandSpec& replay_spec() {
   return spec;
 }
 
+namespace {
+
+// The answer to an AS2 capture (status line, headers, body) as DIR/<file name>.mdn.
+void write_answer(const std::string& dir, const std::string& file, const receivers::HttpAnswer& a, std::ostream& err) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string answer =
+      "HTTP " + std::to_string(a.status) + "\r\n" + receivers::join_headers(a.headers) + "\r\n" + a.body;
+  Status written = write_file_whole(dir, std::filesystem::path(file).filename().string() + ".mdn", answer);
+  if (!written.is_ok()) err << "edihub replay: the MDN of " << file << ": " << written.message() << "\n";
+}
+
+// What this run queued (acknowledgments, document events) goes out only
+// through an outbox worker: says so, and how.
+void note_queued(store::Store& store, int64_t started_ms, const Args& command_line, std::ostream& err) {
+  store::OutboxFilter pending;
+  pending.state = "pending";
+  pending.limit = 100000;
+  Result<std::vector<store::OutboxEntry>> rows = store.list_outbox(pending);
+  int64_t queued = 0;
+  if (rows.is_ok())
+    for (const auto& e : rows.value())
+      if (e.created_at_ms >= started_ms) ++queued;
+  if (queued > 0)
+    err << "edihub replay: " << queued << " outbox row" << (queued == 1 ? " is" : "s are")
+        << " queued (acknowledgments to partners, documents to the back office): a running `edihub serve` on this "
+           "store delivers them, or `edihub outbox run"
+        << (command_line.value("config").empty() ? "" : " --config " + command_line.value("config"))
+        << (command_line.value("db").empty() ? "" : " --db " + command_line.value("db"))
+        << (command_line.value("partners").empty() ? "" : " --partners " + command_line.value("partners")) << "` now\n";
+}
+
+}  // namespace
+
 int run_replay(const Args& command_line, std::ostream& out, std::ostream& err) {
   gate::GateOptions options;
   // Checked by the option parser: durations within their range.
@@ -165,14 +199,7 @@ int run_replay(const Args& command_line, std::ostream& out, std::ostream& err) {
       print(out, json, l);
       if (is_problem(l.outcome)) problems = true;
       if (l.outcome == Outcome::Error) store_trouble = true;
-      if (l.answer && !mdn_out.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(mdn_out, ec);
-        const std::string answer = "HTTP " + std::to_string(l.answer->status) + "\r\n" +
-                                   receivers::join_headers(l.answer->headers) + "\r\n" + l.answer->body;
-        Status written = write_file_whole(mdn_out, std::filesystem::path(file).filename().string() + ".mdn", answer);
-        if (!written.is_ok()) err << "edihub replay: the MDN of " << file << ": " << written.message() << "\n";
-      }
+      if (l.answer && !mdn_out.empty()) write_answer(mdn_out, file, *l.answer, err);
     });
     if (!ran.is_ok()) {
       // The identities for a capture cannot be loaded: nothing else can work either.
@@ -184,26 +211,7 @@ int run_replay(const Args& command_line, std::ostream& out, std::ostream& err) {
       problems = true;
     }
   }
-  // What this run queued (acknowledgments, document events) goes out only
-  // through an outbox worker: say so, and how.
-  if (started_ms.is_ok()) {
-    store::OutboxFilter pending;
-    pending.state = "pending";
-    pending.limit = 100000;
-    Result<std::vector<store::OutboxEntry>> rows = store->list_outbox(pending);
-    int64_t queued = 0;
-    if (rows.is_ok())
-      for (const auto& e : rows.value())
-        if (e.created_at_ms >= started_ms.value()) ++queued;
-    if (queued > 0)
-      err << "edihub replay: " << queued << " outbox row" << (queued == 1 ? " is" : "s are")
-          << " queued (acknowledgments to partners, documents to the back office): a running `edihub serve` on this "
-             "store delivers them, or `edihub outbox run"
-          << (command_line.value("config").empty() ? "" : " --config " + command_line.value("config"))
-          << (command_line.value("db").empty() ? "" : " --db " + command_line.value("db"))
-          << (command_line.value("partners").empty() ? "" : " --partners " + command_line.value("partners"))
-          << "` now\n";
-  }
+  if (started_ms.is_ok()) note_queued(*store, started_ms.value(), command_line, err);
   if (store_trouble) return kStoreUnavailable;
   return problems ? kProblems : kOk;
 }
