@@ -113,7 +113,7 @@ struct HttpServer::Impl {
         handler(h),
         bodies(options.max_buffered_bytes),
         pool(options.threads, options.queue),
-        acceptor(io) {}
+        acceptor(asio::make_strand(io)) {}
 
   void accept();
   template <typename Stream>
@@ -146,7 +146,7 @@ struct HttpServer::Impl {
   WorkerPool pool;
   std::optional<ssl::context> tls;
   asio::io_context io;
-  tcp::acceptor acceptor;
+  tcp::acceptor acceptor;  // on a strand of its own: accepts and the close in stop() never overlap
   std::vector<std::thread> io_threads;
 };
 
@@ -461,7 +461,8 @@ Status HttpServer::start() {
 void HttpServer::stop(int grace_ms) {
   if (impl_->io_threads.empty()) return;
   impl_->stopping = true;
-  asio::post(impl_->io, [this] {
+  // On the acceptor's strand: never while an accept completes on another I/O thread.
+  asio::post(impl_->acceptor.get_executor(), [this] {
     boost::system::error_code ignored;
     impl_->acceptor.close(ignored);
   });
