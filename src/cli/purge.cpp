@@ -237,8 +237,8 @@ int run_purge(const Args& command_line, std::ostream& out, std::ostream& err) {
   for (const auto& id : ids.value()) {
     int days = kDefaultRetentionDays, receipt_days = std::min(7, kDefaultRetentionDays);
     if (const config::Partner* p = partners ? partners->find(id) : nullptr) {
-      days = p->retention_days;
-      receipt_days = p->receipt_retention_days;
+      days = p->retention.days;
+      receipt_days = p->retention.receipt_days;
     }
     if (Status s = run.partner(id, days, receipt_days, out); !s.is_ok()) return failed(s);
   }

@@ -202,25 +202,25 @@ class ProfileReader {
     for (pugi::xml_node a : root_.children("as2")) {
       std::string id = a.attribute("id").as_string();
       if (id.empty() || id.size() > 128) return invalid("<as2> needs an id of 1-128 characters");
-      p->as2_ids.push_back(id);
-      RETURN_IF_ERROR(endpoint(a, "as2", &p->as2_url));
+      p->as2.ids.push_back(id);
+      RETURN_IF_ERROR(endpoint(a, "as2", &p->as2.url));
       if (!a.attribute("url")) continue;
-      p->as2_send_id = id;
+      p->as2.send_id = id;
       if (pugi::xml_attribute c = a.attribute("cipher")) {
         static const char* const kCiphers[] = {"aes-128-cbc", "aes-192-cbc", "aes-256-cbc", "des-ede3-cbc"};
         if (std::find(std::begin(kCiphers), std::end(kCiphers), std::string(c.as_string())) == std::end(kCiphers))
           return invalid("<as2 cipher> must be aes-128-cbc|aes-192-cbc|aes-256-cbc|des-ede3-cbc, not '" +
                          std::string(c.as_string()) + "'");
-        p->as2_cipher = c.as_string();
+        p->as2.cipher = c.as_string();
       }
       const std::string transport = a.attribute("key-transport").as_string("rsa");
       if (transport != "rsa" && transport != "rsa-oaep")
         return invalid("<as2 key-transport> must be rsa|rsa-oaep, not '" + transport + "'");
-      p->as2_rsa_oaep = transport == "rsa-oaep";
-      p->as2_digest = a.attribute("digest").as_string("sha-256");
-      if (p->as2_digest != "sha-256" && p->as2_digest != "sha-384" && p->as2_digest != "sha-512")
-        return invalid("<as2 digest> must be sha-256|sha-384|sha-512, not '" + p->as2_digest + "'");
-      RETURN_IF_ERROR(flag(a, "as2", "compress", &p->as2_compress));
+      p->as2.rsa_oaep = transport == "rsa-oaep";
+      p->as2.digest = a.attribute("digest").as_string("sha-256");
+      if (p->as2.digest != "sha-256" && p->as2.digest != "sha-384" && p->as2.digest != "sha-512")
+        return invalid("<as2 digest> must be sha-256|sha-384|sha-512, not '" + p->as2.digest + "'");
+      RETURN_IF_ERROR(flag(a, "as2", "compress", &p->as2.compress));
     }
     return Status::ok();
   }
@@ -229,17 +229,17 @@ class ProfileReader {
     for (pugi::xml_node a : root_.children("as4")) {
       std::string id = a.attribute("party-id").as_string();
       if (id.empty() || id.size() > 256) return invalid("<as4> needs a party-id of 1-256 characters");
-      p->as4_parties.emplace_back(id, a.attribute("type").as_string());
-      RETURN_IF_ERROR(endpoint(a, "as4", &p->as4_url));
+      p->as4.parties.emplace_back(id, a.attribute("type").as_string());
+      RETURN_IF_ERROR(endpoint(a, "as4", &p->as4.url));
       if (!a.attribute("url")) continue;
-      p->as4_send_party = id;
-      p->as4_send_party_type = a.attribute("type").as_string();
-      p->as4_service = a.attribute("service").as_string(p->as4_service.c_str());
-      p->as4_service_type = a.attribute("service-type").as_string();
-      p->as4_action = a.attribute("action").as_string(p->as4_action.c_str());
-      if (p->as4_service.empty() || p->as4_action.empty())
+      p->as4.send_party = id;
+      p->as4.send_party_type = a.attribute("type").as_string();
+      p->as4.service = a.attribute("service").as_string(p->as4.service.c_str());
+      p->as4.service_type = a.attribute("service-type").as_string();
+      p->as4.action = a.attribute("action").as_string(p->as4.action.c_str());
+      if (p->as4.service.empty() || p->as4.action.empty())
         return invalid("<as4 service> and <as4 action> may not be empty");
-      RETURN_IF_ERROR(flag(a, "as4", "compress", &p->as4_compress));
+      RETURN_IF_ERROR(flag(a, "as4", "compress", &p->as4.compress));
     }
     return Status::ok();
   }
@@ -248,7 +248,7 @@ class ProfileReader {
   Status acknowledgments(Partner* p) const {
     using Acks = Partner::Acknowledgments;
     Acks& acks = p->acknowledgments;
-    acks.via = !p->as2_url.empty() ? Acks::Via::As2 : !p->as4_url.empty() ? Acks::Via::As4 : Acks::Via::None;
+    acks.via = !p->as2.url.empty() ? Acks::Via::As2 : !p->as4.url.empty() ? Acks::Via::As4 : Acks::Via::None;
     if (pugi::xml_node a = root_.child("acknowledgments")) {
       int via = static_cast<int>(acks.via), x12 = 0, ta1 = 1, contrl = 1, mdn = 0;
       RETURN_IF_ERROR(choice(a, "via", {"as2", "as4", "dir", "none"}, &via));
@@ -263,9 +263,9 @@ class ProfileReader {
       acks.mdn = static_cast<Acks::Mdn>(mdn);
       if (std::string d = a.attribute("dir").as_string(); !d.empty()) acks.dir = resolve(d);
     }
-    if (acks.via == Acks::Via::As2 && p->as2_url.empty())
+    if (acks.via == Acks::Via::As2 && p->as2.url.empty())
       return invalid("<acknowledgments via=\"as2\"> needs an <as2 id url> to send to");
-    if (acks.via == Acks::Via::As4 && p->as4_url.empty())
+    if (acks.via == Acks::Via::As4 && p->as4.url.empty())
       return invalid("<acknowledgments via=\"as4\"> needs an <as4 party-id url> to send to");
     if (acks.via == Acks::Via::Dir && acks.dir.empty())
       return invalid("<acknowledgments via=\"dir\"> needs a dir attribute");
@@ -285,10 +285,10 @@ class ProfileReader {
       std::string use = c.attribute("use").as_string(), f = c.attribute("file").as_string();
       if (f.empty()) return invalid("<certificate> needs a file attribute");
       if (use == "signing") {
-        p->signing_certificates.push_back(resolve(f));
+        p->certificates.signing.push_back(resolve(f));
       } else if (use == "encryption") {
-        if (!p->encryption_certificate.empty()) return invalid("only one <certificate use=\"encryption\">");
-        p->encryption_certificate = resolve(f);
+        if (!p->certificates.encryption.empty()) return invalid("only one <certificate use=\"encryption\">");
+        p->certificates.encryption = resolve(f);
       } else {
         return invalid("<certificate use> must be signing or encryption, not '" + use + "'");
       }
@@ -307,12 +307,12 @@ class ProfileReader {
         const bool sign = sec.attribute("require-signature").as_bool(true);
         const bool encrypt = sec.attribute("require-encryption").as_bool(false);
         if (which.empty()) {
-          p->require_signature = sign;
-          p->require_encryption = encrypt;
-          p->allow_expired = sec.attribute("allow-expired").as_bool(false);
+          p->as2.require_signature = sign;
+          p->as2.require_encryption = encrypt;
+          p->certificates.allow_expired = sec.attribute("allow-expired").as_bool(false);
         }
-        p->as4_require_signature = sign;
-        p->as4_require_encryption = encrypt;
+        p->as4.require_signature = sign;
+        p->as4.require_encryption = encrypt;
       }
     }
     return Status::ok();
@@ -324,7 +324,7 @@ class ProfileReader {
         if (!is_cidr(ip.as_string()))
           return invalid("<auth allow-ip> must be an address or a CIDR network (192.0.2.0/24, 2001:db8::/32), not '" +
                          std::string(ip.as_string()) + "'");
-        p->allow_ips.push_back(ip.as_string());
+        p->auth.allow_ips.push_back(ip.as_string());
       }
       if (pugi::xml_attribute cert = a.attribute("client-cert")) {
         if (std::string(cert.as_string()).empty()) return invalid("<auth client-cert> needs a certificate file");
@@ -332,15 +332,15 @@ class ProfileReader {
         const std::string file = resolve(cert.as_string());
         Result<crypto::Certificate> c = crypto::Certificate::load_pem_file(file);
         if (!c.is_ok()) return invalid("<auth client-cert>: " + c.status().message());
-        p->client_certificates.push_back(file);
-        p->client_cert_sha256.push_back(c->sha256());
+        p->auth.client_certificates.push_back(file);
+        p->auth.client_cert_sha256.push_back(c->sha256());
       }
       if (a.attribute("basic-user") || a.attribute("basic-password-hash")) {
-        p->basic_user = a.attribute("basic-user").as_string();
-        p->basic_password_hash = a.attribute("basic-password-hash").as_string();
-        if (p->basic_user.empty() || p->basic_user.find(':') != std::string::npos)
+        p->auth.basic_user = a.attribute("basic-user").as_string();
+        p->auth.basic_password_hash = a.attribute("basic-password-hash").as_string();
+        if (p->auth.basic_user.empty() || p->auth.basic_user.find(':') != std::string::npos)
           return invalid("<auth basic-user> must be a user name without ':'");
-        if (!crypto::is_password_hash(p->basic_password_hash))
+        if (!crypto::is_password_hash(p->auth.basic_password_hash))
           return invalid(
               "<auth basic-password-hash> must be what `edihub hash-password` prints "
               "(pbkdf2-sha256$ITERATIONS$SALT$HASH), never the password itself");
@@ -351,7 +351,7 @@ class ProfileReader {
 
   Status mdn(Partner* p) const {
     for (pugi::xml_node m : root_.children("mdn")) {
-      if (m.attribute("allow-md5").as_bool(false)) p->mdn_allow_md5 = true;
+      if (m.attribute("allow-md5").as_bool(false)) p->as2.mdn_allow_md5 = true;
       pugi::xml_attribute allow = m.attribute("async-url-allow");
       if (!allow) continue;  // an <mdn> carrying other settings
       const std::string prefix = allow.as_string();
@@ -359,7 +359,7 @@ class ProfileReader {
       if (!parsed_prefix.is_ok())
         return invalid("<mdn async-url-allow> must be an http(s) URL prefix (scheme://host[:port][/path]), not '" +
                        prefix + "': " + parsed_prefix.status().message());
-      p->async_mdn_prefixes.push_back(prefix);
+      p->as2.async_mdn_prefixes.push_back(prefix);
     }
     return Status::ok();
   }
@@ -367,10 +367,10 @@ class ProfileReader {
   Status retention(Partner* p) const {
     pugi::xml_node r = root_.child("retention");
     if (!r) return Status::ok();
-    p->retention_days = r.attribute("days").as_int(-1);
-    if (p->retention_days < 0) return invalid("<retention days=\"N\"/> needs a number of days >= 0");
-    p->receipt_retention_days = r.attribute("receipt-days").as_int(std::min(7, p->retention_days));
-    if (p->receipt_retention_days < 0) return invalid("<retention receipt-days=\"N\"/> needs a number of days >= 0");
+    p->retention.days = r.attribute("days").as_int(-1);
+    if (p->retention.days < 0) return invalid("<retention days=\"N\"/> needs a number of days >= 0");
+    p->retention.receipt_days = r.attribute("receipt-days").as_int(std::min(7, p->retention.days));
+    if (p->retention.receipt_days < 0) return invalid("<retention receipt-days=\"N\"/> needs a number of days >= 0");
     return Status::ok();
   }
 
@@ -521,11 +521,11 @@ std::string claimed_twice(const Partner& p, const Partner& other) {
     for (const auto& theirs : other.edifact_ids)
       if (theirs.id == id.id && (theirs.qualifier == id.qualifier || theirs.qualifier.empty() || id.qualifier.empty()))
         return "EDIFACT id " + id.id;
-  for (const auto& id : p.as2_ids)
-    for (const auto& theirs : other.as2_ids)
+  for (const auto& id : p.as2.ids)
+    for (const auto& theirs : other.as2.ids)
       if (id == theirs) return "AS2 id '" + id + "'";
-  for (const auto& [id, type] : p.as4_parties)
-    for (const auto& [their_id, their_type] : other.as4_parties)
+  for (const auto& [id, type] : p.as4.parties)
+    for (const auto& [their_id, their_type] : other.as4.parties)
       if (id == their_id && (type == their_type || type.empty() || their_type.empty()))
         return "AS4 party id '" + id + "'" + (type.empty() ? "" : " (type " + type + ")");
   return "";
@@ -533,12 +533,12 @@ std::string claimed_twice(const Partner& p, const Partner& other) {
 
 // What an operator should know of `p` at start: a partner whose only identity is a header.
 void warn_of(const Partner& p, std::vector<std::string>* warnings) {
-  const bool wire_auth = !p.basic_user.empty() || !p.allow_ips.empty() || !p.client_cert_sha256.empty();
-  if (!p.as2_ids.empty() && !p.require_signature && !wire_auth)
+  const bool wire_auth = !p.auth.basic_user.empty() || !p.auth.allow_ips.empty() || !p.auth.client_cert_sha256.empty();
+  if (!p.as2.ids.empty() && !p.as2.require_signature && !wire_auth)
     warnings->push_back(p.file + ": partner '" + p.id +
                         "' requires no AS2 signature and has no <auth>: anyone who sends its AS2-From header is "
                         "taken for it");
-  if (!p.as4_parties.empty() && !p.as4_require_signature && !wire_auth)
+  if (!p.as4.parties.empty() && !p.as4.require_signature && !wire_auth)
     warnings->push_back(p.file + ": partner '" + p.id +
                         "' requires no AS4 signature and has no <auth>: anyone who sends its eb:From party id is "
                         "taken for it");
@@ -610,14 +610,14 @@ std::string EdiIds::text(edi::Standard standard) const {
 
 const Partner* Partners::as2_sender(const std::string& as2_from) const {
   for (const auto& p : partners_)
-    for (const auto& id : p.as2_ids)
+    for (const auto& id : p.as2.ids)
       if (id == as2_from) return &p;
   return nullptr;
 }
 
 const Partner* Partners::as4_sender(const std::string& party_id, const std::string& type) const {
   for (const auto& p : partners_)
-    for (const auto& [id, t] : p.as4_parties)
+    for (const auto& [id, t] : p.as4.parties)
       if (id == party_id && (t.empty() || t == type)) return &p;
   return nullptr;
 }
@@ -625,7 +625,7 @@ const Partner* Partners::as4_sender(const std::string& party_id, const std::stri
 bool Partner::allows_async_mdn(const std::string& url) const {
   Result<MdnUrl> candidate = parse_mdn_url(url, false);
   if (!candidate.is_ok()) return false;
-  for (const auto& text : async_mdn_prefixes) {
+  for (const auto& text : as2.async_mdn_prefixes) {
     Result<MdnUrl> prefix = parse_mdn_url(text, true);
     if (prefix.is_ok() && under_prefix(prefix.value(), candidate.value())) return true;
   }

@@ -56,49 +56,63 @@ struct Partner {
   // <sends-for partner>: the partners whose interchanges this one may send
   // (a VAN, a hub). Without it a partner sends only under its own ids.
   std::vector<std::string> sends_for;
-  int retention_days = 30;
-  // <retention receipt-days>: stored receipts (MDNs, Receipts, acks) are kept
-  // this long; the key stays for retention_days and a later duplicate gets a
-  // fresh receipt that says duplicate.
-  int receipt_retention_days = 7;
   std::string file;  // where it was read from
 
-  // AS2
-  std::vector<std::string> as2_ids;
-  std::vector<std::string> signing_certificates;  // PEM files, resolved paths
-  std::string encryption_certificate;             // PEM file, resolved path; may be empty
-  bool require_signature = true;
-  bool require_encryption = false;
-  bool allow_expired = false;                   // <security allow-expired>: accept signatures by expired certificates
-  std::vector<std::string> async_mdn_prefixes;  // allowed Receipt-Delivery-Option URLs
-  bool mdn_allow_md5 = false;                   // <mdn allow-md5="true"/>: md5 as MDN signing digest
+  // <retention days receipt-days>: settled keys are kept `days`; stored
+  // receipts (MDNs, Receipts, acks) `receipt_days`, after which a later
+  // duplicate gets a fresh receipt that says duplicate.
+  struct Retention {
+    int days = 30;
+    int receipt_days = 7;
+  } retention;
+
+  // <security>: the certificates it signs with and we encrypt to, both protocols.
+  struct Certificates {
+    std::vector<std::string> signing;  // PEM files, resolved paths
+    std::string encryption;            // PEM file, resolved path; may be empty
+    bool allow_expired = false;        // <security allow-expired>: accept signatures by expired certificates
+  } certificates;
+
   // <auth>: checked on the wire before anything is decrypted (receivers/partner_auth.h).
-  std::vector<std::string> allow_ips;           // CIDRs; empty: any address
-  std::string basic_user, basic_password_hash;  // empty: no HTTP Basic
-  // <auth client-cert>: the TLS client certificates the partner may present
-  // (PEM files, resolved paths) and their SHA-256 fingerprints (lower-case hex
-  // of the DER), in the same order; empty: no client certificate asked of it.
-  std::vector<std::string> client_certificates;
-  std::vector<std::string> client_cert_sha256;
+  struct Auth {
+    std::vector<std::string> allow_ips;           // CIDRs; empty: any address
+    std::string basic_user, basic_password_hash;  // empty: no HTTP Basic
+    // <auth client-cert>: the TLS client certificates the partner may present
+    // (PEM files, resolved paths) and their SHA-256 fingerprints (lower-case hex
+    // of the DER), in the same order; empty: no client certificate asked of it.
+    std::vector<std::string> client_certificates;
+    std::vector<std::string> client_cert_sha256;
+  } auth;
 
-  // AS4: eb:From PartyId values (and types; an empty type matches any)
-  std::vector<std::pair<std::string, std::string>> as4_parties;
-  // WS-Security required of AS4 messages (<security protocol="as4">, else <security>).
-  bool as4_require_signature = true;
-  bool as4_require_encryption = false;
+  // AS2: what it sends us (<as2 id>, <security>, <mdn>) and how we send to it
+  // (the <as2> with the url).
+  struct As2 {
+    std::vector<std::string> ids;
+    bool require_signature = true;
+    bool require_encryption = false;
+    std::vector<std::string> async_mdn_prefixes;  // allowed Receipt-Delivery-Option URLs
+    bool mdn_allow_md5 = false;                   // <mdn allow-md5="true"/>: md5 as MDN signing digest
+    std::string url;                              // empty: no AS2 endpoint
+    std::string send_id;                          // the AS2-To of what we send
+    std::string cipher = "aes-256-cbc";           // <as2 cipher>: aes-{128,192,256}-cbc or des-ede3-cbc
+    bool rsa_oaep = false;                        // <as2 key-transport="rsa-oaep">; default "rsa" (PKCS#1 v1.5)
+    std::string digest = "sha-256";  // <as2 digest>: the signature's and the expected MIC's (sha-256|384|512)
+    bool compress = false;           // <as2 compress="true">: compressed-data (RFC 5402) before signing
+  } as2;
 
-  // Where edihub sends to this partner: <as2 id url>, <as4 party-id type url>.
-  std::string as2_url;                     // empty: no AS2 endpoint
-  std::string as2_send_id;                 // the AS2-To of what we send (the <as2> with the url)
-  std::string as2_cipher = "aes-256-cbc";  // <as2 cipher>: aes-{128,192,256}-cbc or des-ede3-cbc
-  bool as2_rsa_oaep = false;               // <as2 key-transport="rsa-oaep">; default "rsa" (PKCS#1 v1.5)
-  std::string as2_digest = "sha-256";      // <as2 digest>: the signature's and the expected MIC's (sha-256|384|512)
-  bool as2_compress = false;               // <as2 compress="true">: compressed-data (RFC 5402) before signing
-  std::string as4_url;                     // empty: no AS4 endpoint
-  std::string as4_send_party, as4_send_party_type;
-  // eb:CollaborationInfo of what we send (the partner's P-Mode names them).
-  std::string as4_service = "urn:edihub:edi", as4_service_type, as4_action = "acknowledgment";
-  bool as4_compress = false;  // <as4 compress="true">: gzip payloads (the AS4 compression feature)
+  // AS4: eb:From PartyId values (and types; an empty type matches any), the
+  // WS-Security required of its messages (<security protocol="as4">, else
+  // <security>), and how we send to it (<as4 party-id type url>).
+  struct As4 {
+    std::vector<std::pair<std::string, std::string>> parties;
+    bool require_signature = true;
+    bool require_encryption = false;
+    std::string url;  // empty: no AS4 endpoint
+    std::string send_party, send_party_type;
+    // eb:CollaborationInfo of what we send (the partner's P-Mode names them).
+    std::string service = "urn:edihub:edi", service_type, action = "acknowledgment";
+    bool compress = false;  // <as4 compress="true">: gzip payloads (the AS4 compression feature)
+  } as4;
 
   // <documents webhook="URL"/> or <documents dir="PATH"/>: every booked
   // document version (JSON) goes on to the back office that way.
@@ -130,7 +144,7 @@ struct Partner {
   // "ZZ:ACMESUPPLY, ZZ:ACME2" (or "none"): this partner's ids of one standard, for error texts.
   std::string ids_text(edi::Standard standard) const;
   // True when `url`, normalised (percent-encoding, dot segments), has the
-  // scheme, host and port of one of async_mdn_prefixes and its path on a
+  // scheme, host and port of one of as2.async_mdn_prefixes and its path on a
   // segment boundary.
   bool allows_async_mdn(const std::string& url) const;
 };

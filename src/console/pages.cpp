@@ -433,8 +433,8 @@ Result<Rendered> partners_page(const View& v) {
   std::vector<std::vector<std::string>> cells;
   for (const auto& p : v.context.partners->all()) {
     std::string ids;
-    for (const auto& a : p.as2_ids) ids += "<div>AS2 " + html(a) + "</div>";
-    for (const auto& [id, type] : p.as4_parties)
+    for (const auto& a : p.as2.ids) ids += "<div>AS2 " + html(a) + "</div>";
+    for (const auto& [id, type] : p.as4.parties)
       ids += "<div>AS4 " + html(type.empty() ? id : type + ":" + id) + "</div>";
     for (const auto& x : p.x12_ids) ids += "<div>X12 " + html(x.qualifier + ":" + x.id) + "</div>";
     for (const auto& e : p.edifact_ids)

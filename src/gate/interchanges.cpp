@@ -100,7 +100,7 @@ store::OutboxItem ack_item(const InterchangeWork& w, std::string_view kind, int6
   item.kind = std::string(kind);
   item.reference = reference_of(w);
   item.channel = a.via == Via::As2 ? "as2" : a.via == Via::As4 ? "as4" : "dir";
-  item.destination = a.via == Via::As2 ? to.as2_url : a.via == Via::As4 ? to.as4_url : a.dir;
+  item.destination = a.via == Via::As2 ? to.as2.url : a.via == Via::As4 ? to.as4.url : a.dir;
   // Fixed now, reused on every retry: the partner's duplicate detection sees one message.
   item.message_id =
       "<ack-" + std::string(kind) + "-" + w.protocol + "-" + std::to_string(number) + "." + to.id + "@edihub>";

@@ -8,7 +8,7 @@ namespace edihub::receivers {
 Result<SigningCertificates> load_signing_certificates(const config::Partners& partners) {
   SigningCertificates out;
   for (const auto& p : partners.all()) {
-    for (const auto& file : p.signing_certificates) {
+    for (const auto& file : p.certificates.signing) {
       auto cert = crypto::Certificate::load_pem_file(file);
       if (!cert.is_ok()) return Status::invalid("partner '" + p.id + "': " + cert.status().message());
       out[p.id].push_back(cert.value());
@@ -31,7 +31,7 @@ Result<std::vector<crypto::Identity>> load_identities(const config::Gateway& gw)
 
 std::string expired_signer(const config::Partner& partner, const std::string& subject, int64_t signer_not_after,
                            int64_t now_s) {
-  if (partner.allow_expired || signer_not_after >= now_s) return "";
+  if (partner.certificates.allow_expired || signer_not_after >= now_s) return "";
   char day[32];
   const std::time_t t = static_cast<std::time_t>(signer_not_after);
   std::tm tm{};
@@ -51,9 +51,9 @@ Result<std::vector<CertificateInUse>> certificates_in_use(const config::Gateway&
   };
   for (const auto& id : gw.identities) RETURN_IF_ERROR(add("edihub", "identity", id.cert));
   for (const config::Partner& p : partners.all()) {
-    for (const std::string& file : p.signing_certificates) RETURN_IF_ERROR(add(p.id, "signing", file));
-    if (!p.encryption_certificate.empty()) RETURN_IF_ERROR(add(p.id, "encryption", p.encryption_certificate));
-    for (const std::string& file : p.client_certificates) RETURN_IF_ERROR(add(p.id, "tls-client", file));
+    for (const std::string& file : p.certificates.signing) RETURN_IF_ERROR(add(p.id, "signing", file));
+    if (!p.certificates.encryption.empty()) RETURN_IF_ERROR(add(p.id, "encryption", p.certificates.encryption));
+    for (const std::string& file : p.auth.client_certificates) RETURN_IF_ERROR(add(p.id, "tls-client", file));
   }
   return out;
 }

@@ -92,22 +92,22 @@ bool same(std::string_view a, std::string_view b) {
 }  // namespace
 
 QuickAuth check_partner_auth_quick(const config::Partner& partner, const HttpRequest& request) {
-  if (!partner.allow_ips.empty() && !ip_allowed(request.peer, partner.allow_ips))
+  if (!partner.auth.allow_ips.empty() && !ip_allowed(request.peer, partner.auth.allow_ips))
     return refused(partner, "address", 403, "this address may not send for partner " + partner.id);
-  if (!partner.client_cert_sha256.empty()) {
+  if (!partner.auth.client_cert_sha256.empty()) {
     // Pinned, not chained to a CA: the listener accepted any certificate the
     // client proved it holds the key of; the profile says which one is the partner's.
     const std::string& presented = request.client_cert_sha256;
     if (presented.empty())
       return refused(partner, "client-cert", 403,
                      "partner " + partner.id + " must present its pinned TLS client certificate");
-    const auto& pins = partner.client_cert_sha256;
+    const auto& pins = partner.auth.client_cert_sha256;
     if (std::find(pins.begin(), pins.end(), presented) == pins.end())
       return refused(partner, "client-cert", 403,
                      "the TLS client certificate presented is not the one pinned for partner " + partner.id +
                          " (sha256 " + presented + ")");
   }
-  if (partner.basic_user.empty()) return {};
+  if (partner.auth.basic_user.empty()) return {};
   const std::string header = request.header("Authorization");
   const size_t space = header.find(' ');
   std::string decoded;
@@ -135,8 +135,8 @@ std::optional<HttpAnswer> check_partner_auth(const config::Partner& partner, con
   const std::string_view password =
       colon == std::string::npos ? std::string_view() : std::string_view(decoded).substr(colon + 1);
   // The PBKDF2 always runs, whatever the user: a wrong user costs what a wrong password does.
-  const bool password_ok = crypto::verify_password(password, partner.basic_password_hash);
-  if (!(same(user, partner.basic_user) && colon != std::string::npos && password_ok)) {
+  const bool password_ok = crypto::verify_password(password, partner.auth.basic_password_hash);
+  if (!(same(user, partner.auth.basic_user) && colon != std::string::npos && password_ok)) {
     throttle().failed(request.peer);
     failures().add(partner.id, "basic");
     return refusal(401, "wrong user or password for partner " + partner.id);

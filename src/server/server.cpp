@@ -138,7 +138,8 @@ struct Server::Impl : Handler {
     o.tls_cert = c.tls_cert;
     o.tls_key = c.tls_key;
     // Clients are asked for a certificate only when a profile pins one (<auth client-cert>).
-    for (const auto& p : partners.all()) o.request_client_cert = o.request_client_cert || !p.client_cert_sha256.empty();
+    for (const auto& p : partners.all())
+      o.request_client_cert = o.request_client_cert || !p.auth.client_cert_sha256.empty();
     o.threads = c.threads;
     o.queue = c.queue;
     o.max_body_bytes = c.max_body_bytes;

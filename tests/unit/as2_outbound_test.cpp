@@ -73,8 +73,8 @@ TEST_CASE(
     "an acknowledgment to a partner: signed by us over the entity, encrypted to the partner as its profile says") {
   config::Partner partner;
   partner.id = "acme";
-  partner.as2_send_id = "ACME SUPPLY";  // a space: quoted in AS2-To
-  partner.encryption_certificate = test::source_path("partners/certs/acme.crt");
+  partner.as2.send_id = "ACME SUPPLY";  // a space: quoted in AS2-To
+  partner.certificates.encryption = test::source_path("partners/certs/acme.crt");
   as2::Settings settings;
   settings.our_as2_id = "EDIHUB";
   settings.identities.push_back(identity("edihub"));
@@ -83,7 +83,7 @@ TEST_CASE(
   const store::OutboxEntry e = ack();
   for (bool oaep : {false, true}) {
     CAPTURE(oaep);
-    partner.as2_rsa_oaep = oaep;
+    partner.as2.rsa_oaep = oaep;
     auto built = delivery::build_as2(e, partner, out);
     REQUIRE_MESSAGE(built.is_ok(), built.status().message());
     const std::string& headers = built->headers;
@@ -111,10 +111,10 @@ TEST_CASE(
     auto v = crypto::verify_detached(parts[0], der, {identity("edihub").certificate});
     CHECK_MESSAGE(v.is_ok(), v.status().message());
   }
-  partner.encryption_certificate.clear();
+  partner.certificates.encryption.clear();
   CHECK(delivery::build_as2(e, partner, out).status().message() ==
         "partner 'acme' has no <certificate use=\"encryption\"> to encrypt to");
-  partner.encryption_certificate = test::source_path("partners/certs/acme.crt");
+  partner.certificates.encryption = test::source_path("partners/certs/acme.crt");
   partner.acknowledgments.mdn = config::Partner::Acknowledgments::Mdn::Async;
   CHECK(contains(delivery::build_as2(e, partner, out).status().message(), "no <listen public-url>"));
   out.receipt_url = "https://gw.example/as2";
@@ -126,10 +126,10 @@ TEST_CASE(
 TEST_CASE("an acknowledgment compressed before signing, with the digest the profile names") {
   config::Partner partner;
   partner.id = "acme";
-  partner.as2_send_id = "ACME";
-  partner.encryption_certificate = test::source_path("partners/certs/acme.crt");
-  partner.as2_compress = true;
-  partner.as2_digest = "sha-512";
+  partner.as2.send_id = "ACME";
+  partner.certificates.encryption = test::source_path("partners/certs/acme.crt");
+  partner.as2.compress = true;
+  partner.as2.digest = "sha-512";
   as2::Settings settings;
   settings.our_as2_id = "EDIHUB";
   settings.identities.push_back(identity("edihub"));
@@ -190,10 +190,10 @@ TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our messag
     CHECK(contains(as2::verdict(plain.value(), {"<ack-997-x12-7.acme@edihub>", mic}).message(), "is not signed"));
     CHECK(as2::verdict(plain.value(), {"<ack-997-x12-7.acme@edihub>", mic, "sha-256", false}).is_ok());
     config::Partner p;
-    p.require_signature = false;
+    p.as2.require_signature = false;
     CHECK_FALSE(as2::signature_required_of(p, 0));
     CHECK(as2::signature_required_of(p, 1));  // it lists a certificate: its MDNs are checked against it
-    p.require_signature = true;
+    p.as2.require_signature = true;
     CHECK(as2::signature_required_of(p, 0));
   }
   SUBCASE("duplicate-document settles only with our MIC") {
@@ -239,9 +239,9 @@ TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our messag
 TEST_CASE("an acknowledgment over AS4: one UserMessage, its MessageId the row's, the ack as a gzip attachment") {
   config::Partner partner;
   partner.id = "acme";
-  partner.as4_send_party = "acme-party";
-  partner.as4_send_party_type = "urn:acme";
-  partner.as4_compress = true;
+  partner.as4.send_party = "acme-party";
+  partner.as4.send_party_type = "urn:acme";
+  partner.as4.compress = true;
   delivery::As4Outbound out;
   out.our_party_id = "edihub";
   store::OutboxEntry e = ack();
@@ -284,7 +284,7 @@ TEST_CASE("an acknowledgment over AS4: one UserMessage, its MessageId the row's,
   REQUIRE(inflated.is_ok());
   CHECK(inflated.value() == e.item.body);
 
-  partner.as4_send_party.clear();
+  partner.as4.send_party.clear();
   CHECK(delivery::build_as4(e, partner, out).status().message() ==
         "partner 'acme' has no <as4 party-id url> to send to");
 }

@@ -220,7 +220,7 @@ TEST_CASE("partner auth: a pinned TLS client certificate, by its SHA-256, or 403
     CHECK_FALSE(check_partner_auth(p, r));
   }
   SUBCASE("pinned, none presented (or plain HTTP); a header does not count") {
-    p.client_cert_sha256 = {a};
+    p.auth.client_cert_sha256 = {a};
     r.headers = {{"X-Client-Cert-SHA256", a}, {"X-SSL-Client-Cert", "-----BEGIN CERTIFICATE-----"}};
     std::optional<HttpAnswer> refused = check_partner_auth(p, r);
     REQUIRE(refused);
@@ -229,7 +229,7 @@ TEST_CASE("partner auth: a pinned TLS client certificate, by its SHA-256, or 403
     CHECK(refused->outcome == Outcome::Rejected);
   }
   SUBCASE("pinned, another presented: its fingerprint named") {
-    p.client_cert_sha256 = {a};
+    p.auth.client_cert_sha256 = {a};
     r.client_cert_sha256 = c;
     std::optional<HttpAnswer> refused = check_partner_auth(p, r);
     REQUIRE(refused);
@@ -240,19 +240,19 @@ TEST_CASE("partner auth: a pinned TLS client certificate, by its SHA-256, or 403
     CHECK(check_partner_auth(p, r)->status == 403);
   }
   SUBCASE("rollover: either pin passes") {
-    p.client_cert_sha256 = {a, b};
+    p.auth.client_cert_sha256 = {a, b};
     r.client_cert_sha256 = b;
     CHECK_FALSE(check_partner_auth(p, r));
     r.client_cert_sha256 = a;
     CHECK_FALSE(check_partner_auth(p, r));
   }
   SUBCASE("the address is checked first, HTTP Basic after the certificate") {
-    p.client_cert_sha256 = {a};
-    p.allow_ips = {"192.0.2.0/24"};
+    p.auth.client_cert_sha256 = {a};
+    p.auth.allow_ips = {"192.0.2.0/24"};
     CHECK(check_partner_auth(p, r)->body == "this address may not send for partner acme\n");
-    p.allow_ips = {"127.0.0.0/8"};
-    p.basic_user = "acme";
-    p.basic_password_hash = "pbkdf2-sha256$1$c2FsdA==$aGFzaA==";
+    p.auth.allow_ips = {"127.0.0.0/8"};
+    p.auth.basic_user = "acme";
+    p.auth.basic_password_hash = "pbkdf2-sha256$1$c2FsdA==$aGFzaA==";
     CHECK(check_partner_auth(p, r)->status == 403);  // no certificate: Basic not even looked at
     r.client_cert_sha256 = a;
     std::optional<HttpAnswer> basic = check_partner_auth(p, r);

@@ -34,12 +34,12 @@ TEST_CASE("the demo profiles load, with AS2 settings and resolved certificate pa
   const config::Partner* acme = partners->find("acme");
   REQUIRE(acme != nullptr);
   CHECK(acme->name == "ACME Supply (demo)");
-  CHECK(acme->retention_days == 30);
-  CHECK(acme->as2_ids == std::vector<std::string>{"ACMESUPPLY"});
-  REQUIRE(acme->signing_certificates.size() == 1);
-  CHECK(std::filesystem::exists(acme->signing_certificates[0]));
-  CHECK(acme->require_signature);
-  CHECK(acme->require_encryption);
+  CHECK(acme->retention.days == 30);
+  CHECK(acme->as2.ids == std::vector<std::string>{"ACMESUPPLY"});
+  REQUIRE(acme->certificates.signing.size() == 1);
+  CHECK(std::filesystem::exists(acme->certificates.signing[0]));
+  CHECK(acme->as2.require_signature);
+  CHECK(acme->as2.require_encryption);
   CHECK(partners->as2_sender("ACMESUPPLY") == acme);
   CHECK(partners->as2_sender("acmesupply") == nullptr);  // AS2 ids are case-sensitive
   auto ic = edi::parse(test::read_file(test::source_path("samples/edi/x12-856-004010.edi"))).interchanges.at(0);
@@ -48,7 +48,7 @@ TEST_CASE("the demo profiles load, with AS2 settings and resolved certificate pa
 
 TEST_CASE("async MDN URLs: only under an allowed prefix, never a look-alike host") {
   config::Partner p;
-  p.async_mdn_prefixes = {"https://as2.acme.example/mdn", "https://mdn.acme.example", "http://127.0.0.1:"};
+  p.as2.async_mdn_prefixes = {"https://as2.acme.example/mdn", "https://mdn.acme.example", "http://127.0.0.1:"};
   CHECK(p.allows_async_mdn("https://as2.acme.example/mdn/receive?id=1"));
   CHECK(p.allows_async_mdn("HTTPS://AS2.ACME.EXAMPLE/mdn"));
   CHECK_FALSE(p.allows_async_mdn("https://as2.acme.example/other"));
@@ -110,20 +110,20 @@ TEST_CASE("<auth client-cert>: pinned TLS client certificates load as SHA-256 fi
     d.write("a.xml", "<partner id='a'><auth client-cert='certs/acme.crt'/></partner>");
     auto one = config::Partners::load(d.path);
     REQUIRE(one.is_ok());
-    CHECK(one->find("a")->client_cert_sha256 == std::vector<std::string>{kAcmeSha256});
-    CHECK(one->find("a")->client_certificates == std::vector<std::string>{d.path + "/certs/acme.crt"});
+    CHECK(one->find("a")->auth.client_cert_sha256 == std::vector<std::string>{kAcmeSha256});
+    CHECK(one->find("a")->auth.client_certificates == std::vector<std::string>{d.path + "/certs/acme.crt"});
     d.write("a.xml",
             "<partner id='a'><auth client-cert='certs/acme.crt'/><auth client-cert='./certs/edihub.crt'/>"
             "<auth allow-ip='127.0.0.1'/></partner>");
     auto two = config::Partners::load(d.path);
     REQUIRE(two.is_ok());
-    CHECK(two->find("a")->client_cert_sha256 == std::vector<std::string>{kAcmeSha256, kEdihubSha256});
-    CHECK(two->find("a")->client_certificates[1] == d.path + "/certs/edihub.crt");
-    CHECK(two->find("a")->allow_ips == std::vector<std::string>{"127.0.0.1"});
+    CHECK(two->find("a")->auth.client_cert_sha256 == std::vector<std::string>{kAcmeSha256, kEdihubSha256});
+    CHECK(two->find("a")->auth.client_certificates[1] == d.path + "/certs/edihub.crt");
+    CHECK(two->find("a")->auth.allow_ips == std::vector<std::string>{"127.0.0.1"});
   }
   SUBCASE("none: nothing pinned") {
     d.write("a.xml", "<partner id='a'><auth allow-ip='127.0.0.1'/></partner>");
-    CHECK(config::Partners::load(d.path)->find("a")->client_cert_sha256.empty());
+    CHECK(config::Partners::load(d.path)->find("a")->auth.client_cert_sha256.empty());
   }
   SUBCASE("a file that does not load is named") {
     d.write("a.xml",
@@ -212,7 +212,7 @@ TEST_CASE("async MDN URLs are compared after normalisation, on segment boundarie
     CAPTURE(c.prefix);
     CAPTURE(c.url);
     config::Partner p;
-    p.async_mdn_prefixes = {c.prefix};
+    p.as2.async_mdn_prefixes = {c.prefix};
     CHECK(p.allows_async_mdn(c.url) == c.allowed);
   }
 }
@@ -302,16 +302,16 @@ TEST_CASE("where acknowledgments go: the partner's endpoints and <acknowledgment
   using Acks = config::Partner::Acknowledgments;
   const config::Partner* a = p->find("a");
   CHECK(a->acknowledgments.via == Acks::Via::As2);  // the default, with an AS2 url
-  CHECK(a->as2_url == "https://a.example/as2");
-  CHECK(a->as2_send_id == "A-AS2");
-  CHECK(a->as2_cipher == "aes-256-cbc");  // what every partner reads, with RSA PKCS#1 v1.5
-  CHECK_FALSE(a->as2_rsa_oaep);
+  CHECK(a->as2.url == "https://a.example/as2");
+  CHECK(a->as2.send_id == "A-AS2");
+  CHECK(a->as2.cipher == "aes-256-cbc");  // what every partner reads, with RSA PKCS#1 v1.5
+  CHECK_FALSE(a->as2.rsa_oaep);
   CHECK(a->acknowledgments.x12 == Acks::X12::Auto);
   CHECK(a->acknowledgments.ta1 == Acks::Ta1::OnError);
   CHECK(a->acknowledgments.contrl == Acks::Contrl::Always);
   const config::Partner* b = p->find("b");
   CHECK(b->acknowledgments.via == Acks::Via::As4);  // no AS2 url, an AS4 one
-  CHECK(b->as4_send_party == "B");
+  CHECK(b->as4.send_party == "B");
   CHECK(b->acknowledgments.x12 == Acks::X12::Ack999);
   CHECK(b->acknowledgments.ta1 == Acks::Ta1::Requested);
   CHECK(b->acknowledgments.contrl == Acks::Contrl::Never);
@@ -372,11 +372,11 @@ TEST_CASE("documents: a partner's own <documents>, none=\"true\", or the gateway
   CHECK(p->find("plain")->documents.via == Docs::Via::Webhook);
   CHECK(p->find("plain")->documents.target == "https://erp.example/all");
   const config::Partner* plain = p->find("plain");
-  CHECK(plain->as2_digest == "sha-512");
-  CHECK(plain->as2_compress);
-  CHECK(plain->as4_service == "urn:s");
-  CHECK(plain->as4_action == "ack");
-  CHECK_FALSE(plain->as4_compress);
+  CHECK(plain->as2.digest == "sha-512");
+  CHECK(plain->as2.compress);
+  CHECK(plain->as4.service == "urn:s");
+  CHECK(plain->as4.action == "ack");
+  CHECK_FALSE(plain->as4.compress);
 
   // The default as the gateway file gives it: a relative dir is the file's.
   d.write("edihub.conf", R"(<edihub><identity cert="e.crt" key="e.key"/><documents dir="erp-drop"/></edihub>)");

@@ -85,7 +85,8 @@ Next As2Protocol::envelope(Message& m, HttpAnswer* answer) {
   m.work.claim.raw = store::RawDigest::of({"Content-Type: ", r.header("Content-Type"), "\r\n",
                                            cte.empty() ? "" : "Content-Transfer-Encoding: ", cte,
                                            cte.empty() ? "" : "\r\n", "\r\n", r.body});
-  receipt_request_ = parse_disposition_options(r.header("Disposition-Notification-Options"), m.partner->mdn_allow_md5);
+  receipt_request_ =
+      parse_disposition_options(r.header("Disposition-Notification-Options"), m.partner->as2.mdn_allow_md5);
   return Next::Continue;
 }
 
@@ -104,7 +105,7 @@ Next As2Protocol::unwrap(Message& m, HttpAnswer* answer) {
   if (auto it = s_.signing_certificates.find(m.partner->id); it != s_.signing_certificates.end())
     options.signers = it->second;
   options.mic_algorithm = receipt_request_.micalg;
-  m.signature_required = m.partner->require_signature;
+  m.signature_required = m.partner->as2.require_signature;
   Result<Unwrapped> u = as2::unwrap(outer, options, m.lease, &m.signature_verified);
   if (!u.is_ok()) {
     if (u.status().kind() == Status::Kind::Transient) {
@@ -122,10 +123,10 @@ Next As2Protocol::unwrap(Message& m, HttpAnswer* answer) {
     m.signature_verified = false;  // by a certificate no longer accepted: it proves nothing
     m.failure = gate::Failure::AuthenticationFailed;
     m.failure_text = "authentication-failed: " + why;
-  } else if (m.partner->require_signature && !u->signed_) {
+  } else if (m.partner->as2.require_signature && !u->signed_) {
     m.failure = gate::Failure::InsufficientSecurity;
     m.failure_text = "insufficient-message-security: partner '" + m.partner->id + "' must sign its messages";
-  } else if (m.partner->require_encryption && !u->encrypted) {
+  } else if (m.partner->as2.require_encryption && !u->encrypted) {
     m.failure = gate::Failure::InsufficientSecurity;
     m.failure_text = "insufficient-message-security: partner '" + m.partner->id + "' must encrypt its messages";
   }

@@ -104,7 +104,7 @@ Result<PartnerMdn> read_partner_mdn(std::string_view content_type, std::string_v
 }
 
 bool signature_required_of(const config::Partner& partner, size_t signing_certificates) {
-  return partner.require_signature || signing_certificates > 0;
+  return partner.as2.require_signature || signing_certificates > 0;
 }
 
 Status verdict(const PartnerMdn& mdn, const MdnExpectation& expected) {

@@ -98,8 +98,8 @@ bool As4Protocol::check_security(Message& m) {
   std::vector<crypto::wss::Attachment> parts;
   for (const auto& [id, bytes] : attachments_) parts.push_back({id, bytes});
   crypto::wss::Policy policy;
-  policy.require_signature = m.partner->as4_require_signature;
-  policy.require_encryption = m.partner->as4_require_encryption;
+  policy.require_signature = m.partner->as4.require_signature;
+  policy.require_encryption = m.partner->as4.require_encryption;
   policy.identities = s_.identities;
   if (auto it = s_.signing_certificates.find(m.partner->id); it != s_.signing_certificates.end())
     policy.signers = it->second;
@@ -222,7 +222,7 @@ Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
 }
 
 Next As4Protocol::unwrap(Message& m, HttpAnswer* answer) {
-  m.signature_required = m.partner->as4_require_signature;
+  m.signature_required = m.partner->as4.require_signature;
   const bool secure = check_security(m);
   m.signature_verified = security_.is_signed;  // false for an expired signer too
   if (!secure) return Next::Continue;

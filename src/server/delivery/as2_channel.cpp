@@ -26,14 +26,14 @@ std::string as2_entity(const store::OutboxEntry& e) {
 }
 
 std::string as2_signed_entity(const store::OutboxEntry& e, const config::Partner& partner) {
-  if (!partner.as2_compress) return as2_entity(e);
+  if (!partner.as2.compress) return as2_entity(e);
   return "Content-Type: application/pkcs7-mime; smime-type=compressed-data; name=\"smime.p7z\"\r\n"
          "Content-Transfer-Encoding: binary\r\n\r\n" +
          crypto::compress(as2_entity(e));
 }
 
 as2::Mic as2_expected_mic(const store::OutboxEntry& e, const config::Partner& partner) {
-  return {crypto::mic(as2_signed_entity(e, partner), partner.as2_digest).value(), partner.as2_digest};
+  return {crypto::mic(as2_signed_entity(e, partner), partner.as2.digest).value(), partner.as2.digest};
 }
 
 as2::Mic as2_expected_mic_now(const store::OutboxEntry& e, const config::Partners& partners) {
@@ -43,39 +43,39 @@ as2::Mic as2_expected_mic_now(const store::OutboxEntry& e, const config::Partner
 
 Result<Prepared> build_as2(const store::OutboxEntry& e, const config::Partner& partner, const As2Outbound& o) {
   if (o.settings->identities.empty()) return Status::invalid("this gateway has no identity to sign with");
-  if (partner.encryption_certificate.empty())
+  if (partner.certificates.encryption.empty())
     return Status::invalid("partner '" + partner.id + "' has no <certificate use=\"encryption\"> to encrypt to");
-  Result<crypto::Certificate> to = crypto::Certificate::load_pem_file(partner.encryption_certificate);
+  Result<crypto::Certificate> to = crypto::Certificate::load_pem_file(partner.certificates.encryption);
   if (!to.is_ok()) return to.status();
   // Signed: multipart/signed over the entity, as RFC 1847 and 4130 have it.
   const std::string entity = as2_signed_entity(e, partner);
-  Result<std::string> signature = crypto::sign_detached(entity, o.settings->identities.front(), partner.as2_digest);
+  Result<std::string> signature = crypto::sign_detached(entity, o.settings->identities.front(), partner.as2.digest);
   if (!signature.is_ok()) return signature.status();
   const std::string boundary = "----=_edihub_ack_" + std::to_string(e.id);
   const std::string signed_entity =
-      "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=" + partner.as2_digest +
+      "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=" + partner.as2.digest +
       "; boundary=\"" + boundary + "\"\r\n\r\n--" + boundary + "\r\n" + entity + "\r\n--" + boundary +
       "\r\nContent-Type: application/pkcs7-signature; name=smime.p7s\r\nContent-Transfer-Encoding: base64\r\n"
       "Content-Disposition: attachment; filename=smime.p7s\r\n\r\n" +
       mime::base64_encode_lines(signature.value()) + "--" + boundary + "--\r\n";
   // Then encrypted to the partner.
   Result<std::string> enveloped =
-      crypto::encrypt(signed_entity, to.value(), partner.as2_cipher,
-                      partner.as2_rsa_oaep ? crypto::KeyTransport::RsaOaep : crypto::KeyTransport::RsaPkcs1);
+      crypto::encrypt(signed_entity, to.value(), partner.as2.cipher,
+                      partner.as2.rsa_oaep ? crypto::KeyTransport::RsaOaep : crypto::KeyTransport::RsaPkcs1);
   if (!enveloped.is_ok()) return enveloped.status();
   const bool async = partner.acknowledgments.mdn == config::Partner::Acknowledgments::Mdn::Async;
   if (async && o.receipt_url.empty())
     return Status::invalid("partner '" + partner.id +
                            "' asks for async MDNs but this gateway has no <listen public-url> to receive them");
   std::string headers = "AS2-Version: 1.2\r\nAS2-From: " + quoted_id(o.settings->our_as2_id) +
-                        "\r\nAS2-To: " + quoted_id(partner.as2_send_id) + "\r\nMessage-ID: " + e.item.message_id +
+                        "\r\nAS2-To: " + quoted_id(partner.as2.send_id) + "\r\nMessage-ID: " + e.item.message_id +
                         "\r\nSubject: " + e.item.kind +
                         " acknowledgment\r\nMIME-Version: 1.0\r\n"
                         "Disposition-Notification-To: " +
                         o.settings->our_as2_id +
                         "\r\nDisposition-Notification-Options: signed-receipt-protocol=optional, pkcs7-signature; "
                         "signed-receipt-micalg=optional, " +
-                        partner.as2_digest + "\r\n";
+                        partner.as2.digest + "\r\n";
   if (async) headers += "Receipt-Delivery-Option: " + o.receipt_url + "\r\n";
   headers +=
       "Content-Type: application/pkcs7-mime; smime-type=enveloped-data; name=\"smime.p7m\"\r\n"
@@ -96,7 +96,7 @@ Attempt deliver_as2(const store::OutboxEntry& e, const As2Outbound& o) {
   Attempt a;
   // The profile's URL now, not the one at enqueue: an operator who fixes a
   // partner's URL and retries means the new one (same bytes, same Message-ID).
-  const std::string& url = partner->as2_url.empty() ? e.item.destination : partner->as2_url;
+  const std::string& url = partner->as2.url.empty() ? e.item.destination : partner->as2.url;
   Response r = post(url, e.prepared_headers, e.prepared, o.options.timeout_seconds);
   if (r.status == 0 || r.status >= 500 || r.status == 408 || r.status == 429) {
     a.kind = Attempt::Kind::Retry;

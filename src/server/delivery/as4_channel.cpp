@@ -23,7 +23,7 @@ std::string as4_message_id(const store::OutboxEntry& e) {
 
 Result<Prepared> build_as4(const store::OutboxEntry& e, const config::Partner& partner, const As4Outbound& o) {
   if (o.our_party_id.empty()) return Status::invalid("this gateway has no <as4 party-id> to send from");
-  if (partner.as4_send_party.empty())
+  if (partner.as4.send_party.empty())
     return Status::invalid("partner '" + partner.id + "' has no <as4 party-id url> to send to");
   const std::string id = as4_message_id(e);
   const std::string payload_id = "payload." + id;
@@ -31,13 +31,13 @@ Result<Prepared> build_as4(const store::OutboxEntry& e, const config::Partner& p
   m.message_id = id;
   m.timestamp = iso_utc(e.created_at_ms);  // set at enqueue: never 0
   m.from = {o.our_party_id, o.our_party_type};
-  m.to = {partner.as4_send_party, partner.as4_send_party_type};
-  m.service = partner.as4_service;
-  m.service_type = partner.as4_service_type;
-  m.action = partner.as4_action;
+  m.to = {partner.as4.send_party, partner.as4.send_party_type};
+  m.service = partner.as4.service;
+  m.service_type = partner.as4.service_type;
+  m.action = partner.as4.action;
   m.conversation_id = e.item.reference.empty() ? id : e.item.reference;
   const std::string mime_type = e.item.kind == "contrl" ? "application/edifact" : "application/edi-x12";
-  m.parts.push_back({payload_id, mime_type, partner.as4_compress});
+  m.parts.push_back({payload_id, mime_type, partner.as4.compress});
   const std::string boundary = "----=_edihub_as4_" + std::to_string(e.id);
   const std::string headers = "Content-Type: multipart/related; type=\"application/soap+xml\"; boundary=\"" + boundary +
                               "\"; start=\"<soap." + id + ">\"\r\nMIME-Version: 1.0\r\n";
@@ -45,9 +45,9 @@ Result<Prepared> build_as4(const store::OutboxEntry& e, const config::Partner& p
                      "\r\nContent-Type: application/soap+xml; charset=UTF-8\r\nContent-Transfer-Encoding: binary\r\n"
                      "Content-ID: <soap." +
                      id + ">\r\n\r\n" + as4::build_user_message(m) + "\r\n--" + boundary +
-                     "\r\nContent-Type: " + (partner.as4_compress ? "application/gzip" : mime_type) +
+                     "\r\nContent-Type: " + (partner.as4.compress ? "application/gzip" : mime_type) +
                      "\r\nContent-Transfer-Encoding: binary\r\nContent-ID: <" + payload_id + ">\r\n\r\n" +
-                     (partner.as4_compress ? crypto::deflate(e.item.body, crypto::Wrapping::Gzip) : e.item.body) +
+                     (partner.as4.compress ? crypto::deflate(e.item.body, crypto::Wrapping::Gzip) : e.item.body) +
                      "\r\n--" + boundary + "--\r\n";
   return Prepared{headers, std::move(body)};
 }
@@ -63,7 +63,7 @@ Attempt deliver_as4(const store::OutboxEntry& e, const As4Outbound& o) {
   if (partner == nullptr) return failed("partner '" + e.item.partner_id + "' is no longer configured");
   if (e.prepared.empty()) return failed("the AS4 message was not prepared");
   // The profile's URL now: an operator who fixes it and retries means the new one.
-  const std::string& url = partner->as4_url.empty() ? e.item.destination : partner->as4_url;
+  const std::string& url = partner->as4.url.empty() ? e.item.destination : partner->as4.url;
   Response r = post(url, e.prepared_headers, e.prepared, o.options.timeout_seconds);
   const std::string http = r.status == 0 ? r.error : "HTTP " + std::to_string(r.status);
   if (r.status == 0 || r.status == 408 || r.status == 429) return retry(http);
