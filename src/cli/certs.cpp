@@ -44,7 +44,7 @@ int run_certs(const Args& args, std::ostream& out, std::ostream& err) {
   const std::time_t now = std::time(nullptr);
   bool warned = false;
   Poco::JSON::Array list;
-  for (const receivers::CertificateInUse& c : *certs) {
+  for (const identity::CertificateInUse& c : *certs) {
     const int64_t days = days_left(c, now);
     const bool warn = days < warn_days;
     warned = warned || warn;

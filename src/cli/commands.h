@@ -8,7 +8,7 @@
 #include <string>
 
 #include "src/cli/args.h"
-#include "src/receivers/credentials.h"
+#include "src/identity/credentials.h"
 
 namespace edihub::cli {
 
@@ -62,8 +62,8 @@ int run_outbox(const Args& args, std::ostream& out, std::ostream& err);
 const CommandSpec& certs_spec();
 // `edihub certs [--config FILE] [--partners DIR] [--warn-days N] [--json]`: certificates in use, days left.
 int run_certs(const Args& args, std::ostream& out, std::ostream& err);
-using receivers::days_left;  // src/receivers/credentials.h
-using receivers::kCertificateWarnDays;
+using identity::days_left;  // src/identity/credentials.h
+using identity::kCertificateWarnDays;
 
 const CommandSpec& hash_password_spec();
 const CommandSpec& new_identity_spec();

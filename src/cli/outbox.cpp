@@ -64,7 +64,7 @@ int run_once(const Args& command_line, std::ostream& out, std::ostream& err) {
   }
   curl_global_init(CURL_GLOBAL_DEFAULT);
   server::GatewayOutbox outbox(*gw, partners.value(), as2.value());
-  Result<server::OutboxDelivery::Drained> d = outbox.delivery().drain();
+  Result<delivery::OutboxDelivery::Drained> d = outbox.delivery().drain();
   if (!d.is_ok()) {
     err << "edihub outbox: " << d.status().message() << "\n";
     return kStoreUnavailable;

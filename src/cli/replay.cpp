@@ -13,13 +13,13 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/duration.h"
-#include "src/common/files.h"
 #include "src/cli/file_list.h"
 #include "src/cli/store_args.h"
+#include "src/common/files.h"
 #include "src/common/partner_text.h"
 #include "src/config/gateway.h"
 #include "src/gate/heartbeat.h"
-#include "src/receivers/replay/replay.h"
+#include "src/replay/replay.h"
 
 namespace edihub::cli {
 
@@ -111,11 +111,11 @@ const CommandSpec& replay_spec() {
 namespace {
 
 // The answer to an AS2 capture (status line, headers, body) as DIR/<file name>.mdn.
-void write_answer(const std::string& dir, const std::string& file, const receivers::HttpAnswer& a, std::ostream& err) {
+void write_answer(const std::string& dir, const std::string& file, const http::HttpAnswer& a, std::ostream& err) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   const std::string answer =
-      "HTTP " + std::to_string(a.status) + "\r\n" + receivers::join_headers(a.headers) + "\r\n" + a.body;
+      "HTTP " + std::to_string(a.status) + "\r\n" + http::join_headers(a.headers) + "\r\n" + a.body;
   Status written = write_file_whole(dir, std::filesystem::path(file).filename().string() + ".mdn", answer);
   if (!written.is_ok()) err << "edihub replay: the MDN of " << file << ": " << written.message() << "\n";
 }

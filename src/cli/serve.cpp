@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
-#include <spdlog/spdlog.h>
 
 #include <ostream>
 
@@ -12,8 +11,8 @@
 #include "src/common/event_log.h"
 #include "src/config/gateway.h"
 #include "src/gate/heartbeat.h"
-#include "src/server/delivery/as2_channel.h"
-#include "src/server/delivery/as4_channel.h"
+#include "src/protocols/as2/outbound.h"
+#include "src/protocols/as4/outbound.h"
 #include "src/server/gateway_outbox.h"
 #include "src/server/server.h"
 
@@ -70,10 +69,7 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   }
 
   // Signals are taken by sigwait below, not by the worker threads.
-  set_json_log(gw.log_format == "json");
-  if (gw.log_format == "json") {
-    spdlog::set_pattern(R"({"time":"%Y-%m-%dT%H:%M:%S.%e%z","level":"%l","event":%v})");
-  }
+  set_log_format(gw.log_format == "json" ? LogFormat::Json : LogFormat::Text);
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);
@@ -81,7 +77,7 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   server::GatewayOutbox outbox(gw, partners.value(), as2_settings.value());
-  server::OutboxDelivery& delivery = outbox.delivery();
+  delivery::OutboxDelivery& delivery = outbox.delivery();
 
   gate::GateOptions gate_options;
   gate_options.lease_ms = gw.lease_seconds * 1000LL;
@@ -122,18 +118,10 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   if (server.console_port() >= 0)
     out << "edihub: operator console on " << (gw.console_tls_cert.empty() ? "http" : "https") << "://"
         << gw.console_address << ":" << server.console_port() << "/" << std::endl;
-  if (gw.log_format == "json") {
-    spdlog::info(R"({{"listening":"{}:{}"}})", gw.address, server.port());
-  } else {
-    spdlog::info("listening on {}:{}", gw.address, server.port());
-  }
+  LogLine("listening", gw.address + ":" + std::to_string(server.port())).info();
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
-  if (gw.log_format == "json") {
-    spdlog::info(R"({{"stopping_on_signal":{}}})", signal_number);
-  } else {
-    spdlog::info("signal {}: stopping after requests in flight", signal_number);
-  }
+  LogLine("stopping", "after the requests in flight").add("signal", signal_number).info();
   server.stop(30000);
   delivery.stop();
   out << "edihub: stopped" << std::endl;

@@ -41,7 +41,7 @@ int run_status(const Args& args, std::ostream& out, std::ostream& err) {
   const store::StatusReport& r = report.value();
   // Certificates expiring soon; a config or partners dir that cannot be read is not this command's concern.
   std::ostringstream ignored;
-  std::vector<receivers::CertificateInUse> expiring;
+  std::vector<identity::CertificateInUse> expiring;
   const std::time_t now = std::time(nullptr);
   if (auto certs = certificates_from(args, ignored, "status"))
     for (const auto& c : *certs)

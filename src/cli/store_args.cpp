@@ -58,8 +58,8 @@ Result<config::Gateway> load_gateway(const Args& args) {
   return config::Gateway::load(args.value("config"));
 }
 
-std::optional<std::vector<receivers::CertificateInUse>> certificates_from(const Args& args, std::ostream& err,
-                                                                          const char* command) {
+std::optional<std::vector<identity::CertificateInUse>> certificates_from(const Args& args, std::ostream& err,
+                                                                         const char* command) {
   Result<config::Gateway> gw = load_gateway(args);
   if (!gw.is_ok()) {
     err << "edihub " << command << ": " << gw.status().message() << "\n";
@@ -70,7 +70,7 @@ std::optional<std::vector<receivers::CertificateInUse>> certificates_from(const 
     err << "edihub " << command << ": " << partners.status().message() << "\n";
     return std::nullopt;
   }
-  auto certs = receivers::certificates_in_use(gw.value(), partners.value());
+  auto certs = identity::certificates_in_use(gw.value(), partners.value());
   if (!certs.is_ok()) {
     err << "edihub " << command << ": " << certs.status().message() << "\n";
     return std::nullopt;

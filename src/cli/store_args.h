@@ -9,7 +9,7 @@
 #include "src/cli/args.h"
 #include "src/config/gateway.h"
 #include "src/config/partners.h"
-#include "src/receivers/credentials.h"
+#include "src/identity/credentials.h"
 #include "src/store/store.h"
 
 namespace edihub::cli {
@@ -44,7 +44,7 @@ std::optional<GatewayArgs> gateway_args(const Args& command_line, std::ostream& 
 
 // The certificates in use (--config's identities, --partners or the config's
 // partners dir), for `certs` and `status`. On failure prints why and returns nullopt.
-std::optional<std::vector<receivers::CertificateInUse>> certificates_from(const Args& args, std::ostream& err,
-                                                                          const char* command);
+std::optional<std::vector<identity::CertificateInUse>> certificates_from(const Args& args, std::ostream& err,
+                                                                         const char* command);
 
 }  // namespace edihub::cli

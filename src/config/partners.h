@@ -73,7 +73,7 @@ struct Partner {
     bool allow_expired = false;        // <security allow-expired>: accept signatures by expired certificates
   } certificates;
 
-  // <auth>: checked on the wire before anything is decrypted (receivers/partner_auth.h).
+  // <auth>: checked on the wire before anything is decrypted (identity/partner_auth.h).
   struct Auth {
     std::vector<std::string> allow_ips;           // CIDRs; empty: any address
     std::string basic_user, basic_password_hash;  // empty: no HTTP Basic

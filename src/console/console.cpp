@@ -8,15 +8,15 @@
 
 #include "src/common/partner_text.h"
 #include "src/console/html.h"
-#include "src/receivers/capture.h"
 #include "src/console/pages.h"
+#include "src/receivers/capture.h"
 
 namespace edihub::console {
 
 namespace {
 
-using receivers::HttpAnswer;
-using receivers::HttpRequest;
+using http::HttpAnswer;
+using http::HttpRequest;
 
 constexpr size_t kMaxFormBytes = size_t{16} * 1024;  // query and body each (the listener bounds the body too)
 
@@ -124,7 +124,7 @@ Console::Console(Context context)
 
 std::optional<HttpAnswer> Console::on_head(const HttpRequest& head) const {
   const std::string path = path_of(head);
-  if (head.method == "GET" && path == "/healthz") return receivers::text_answer(200, "ok", Outcome::Processed);
+  if (head.method == "GET" && path == "/healthz") return http::text_answer(200, "ok", Outcome::Processed);
   if (head.method == "GET" && path == "/style.css") {
     HttpAnswer a;
     a.headers = {{"Content-Type", "text/css; charset=utf-8"}};
@@ -135,7 +135,7 @@ std::optional<HttpAnswer> Console::on_head(const HttpRequest& head) const {
     return done;
   }
   if (head.method != "GET" && head.method != "POST")
-    return finish(receivers::text_answer(405, "the console answers GET and POST only", Outcome::Rejected));
+    return finish(http::text_answer(405, "the console answers GET and POST only", Outcome::Rejected));
   return std::nullopt;
 }
 

@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "src/config/gateway.h"
-#include "src/console/charts.h"
 #include "src/config/partners.h"
+#include "src/console/charts.h"
 #include "src/console/session.h"
 #include "src/gate/gate.h"
-#include "src/receivers/credentials.h"
-#include "src/receivers/http.h"
+#include "src/http/message.h"
+#include "src/identity/credentials.h"
 #include "src/store/store.h"
 
 namespace edihub::console {
@@ -29,7 +29,7 @@ struct Context {
   const config::Gateway* gateway = nullptr;
   const config::Partners* partners = nullptr;
   gate::Gate* gate = nullptr;
-  std::vector<receivers::CertificateInUse> certificates;
+  std::vector<identity::CertificateInUse> certificates;
   // The calling thread's store connection, or null with the reason.
   std::function<store::Store*(std::string* error)> store;
 };
@@ -39,7 +39,7 @@ struct Context {
 using Form = std::map<std::string, std::string>;
 // The request's form: POCO's HTMLForm decodes it (+ as space, %XX), bounded
 // in size, fields and lengths; Invalid when it cannot be read.
-Result<Form> parse_form(const receivers::HttpRequest& request);
+Result<Form> parse_form(const http::HttpRequest& request);
 // A local path to go back to after an action ("/" for anything that could
 // leave this site: another host, a scheme, a control byte).
 std::string local_path(const std::string& to);
@@ -55,16 +55,16 @@ class Console {
   // On the I/O thread, from the head alone: the style sheet, /healthz, a
   // refusal (unknown path, wrong method, a body where none belongs); nullopt
   // to hand the request to a worker.
-  std::optional<receivers::HttpAnswer> on_head(const receivers::HttpRequest& head) const;
+  std::optional<http::HttpAnswer> on_head(const http::HttpRequest& head) const;
   // On a worker: the page or the action.
-  receivers::HttpAnswer handle(const receivers::HttpRequest& request);
+  http::HttpAnswer handle(const http::HttpRequest& request);
 
  private:
-  receivers::HttpAnswer login(const receivers::HttpRequest& request, store::Store& store, const Form& form);
-  receivers::HttpAnswer act(const std::string& path, const receivers::HttpRequest& request, store::Store& store,
-                            const Session& session, const Form& form);
-  receivers::HttpAnswer download(int64_t capture_id, const receivers::HttpRequest& request, store::Store& store,
-                                 const Session& session);
+  http::HttpAnswer login(const http::HttpRequest& request, store::Store& store, const Form& form);
+  http::HttpAnswer act(const std::string& path, const http::HttpRequest& request, store::Store& store,
+                       const Session& session, const Form& form);
+  http::HttpAnswer download(int64_t capture_id, const http::HttpRequest& request, store::Store& store,
+                            const Session& session);
   // What an action did, for the audit row and the page after it.
   std::string resend(store::Store& store, int64_t outbox_id, bool* ok);
   std::string release_key(store::Store& store, const store::MessageKey& key, bool* ok);

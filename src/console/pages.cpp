@@ -204,8 +204,8 @@ Result<Rendered> dashboard_page(const View& v) {
           ", the oldest queued " + when(it->second.oldest_created_ms));
   }
   for (const auto& c : v.context.certificates) {
-    const int64_t left = receivers::days_left(c, v.now_ms / 1000);
-    if (left < receivers::kCertificateWarnDays)
+    const int64_t left = identity::days_left(c, v.now_ms / 1000);
+    if (left < identity::kCertificateWarnDays)
       problems.push_back(html(c.owner) + " " + html(c.use) + " certificate " + html(c.subject) +
                          (left < 0 ? " expired " + std::to_string(-left) + " days ago"
                                    : " expires in " + std::to_string(left) + " days"));
@@ -423,8 +423,8 @@ Result<Rendered> partners_page(const View& v) {
     std::string out;
     for (const auto& c : v.context.certificates) {
       if (c.owner != owner) continue;
-      const int64_t left = receivers::days_left(c, v.now_ms / 1000);
-      const bool warn = left < receivers::kCertificateWarnDays;
+      const int64_t left = identity::days_left(c, v.now_ms / 1000);
+      const bool warn = left < identity::kCertificateWarnDays;
       out += "<div" + std::string(warn ? " class=\"warn\"" : "") + ">" + html(c.use) + ": " + html(c.subject) + ", " +
              (left < 0 ? "expired" : std::to_string(left) + " days left") + "</div>";
     }

@@ -21,7 +21,7 @@ const std::string& decoy_hash() {
 
 }  // namespace
 
-std::string session_token(const receivers::HttpRequest& request) {
+std::string session_token(const http::HttpRequest& request) {
   const std::string header = request.header("Cookie");
   if (header.empty() || header.size() > 4096) return "";
   Poco::Net::HTTPRequest parsed;
@@ -53,8 +53,7 @@ Result<std::string> Sessions::log_in(store::ConsoleStore& store, int64_t now_ms,
   return token;
 }
 
-Result<std::optional<Session>> Sessions::current(store::ConsoleStore& store,
-                                                 const receivers::HttpRequest& request) const {
+Result<std::optional<Session>> Sessions::current(store::ConsoleStore& store, const http::HttpRequest& request) const {
   const std::string token = session_token(request);
   if (token.empty()) return std::optional<Session>();
   Session s;

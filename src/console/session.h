@@ -13,7 +13,7 @@
 
 #include "src/common/failure_throttle.h"
 #include "src/common/status.h"
-#include "src/receivers/http.h"
+#include "src/http/message.h"
 #include "src/store/console.h"
 
 namespace edihub::console {
@@ -26,7 +26,7 @@ struct Session {
 
 // The session cookie's value in the request (POCO's cookie parsing), empty
 // when there is none or it cannot be a token.
-std::string session_token(const receivers::HttpRequest& request);
+std::string session_token(const http::HttpRequest& request);
 
 class Sessions {
  public:
@@ -39,7 +39,7 @@ class Sessions {
   Result<std::string> log_in(store::ConsoleStore& store, int64_t now_ms, const std::string& name,
                              const std::string& password, const std::string& peer, int* refused_in_window = nullptr);
   // The live session the request's cookie names, if any.
-  Result<std::optional<Session>> current(store::ConsoleStore& store, const receivers::HttpRequest& request) const;
+  Result<std::optional<Session>> current(store::ConsoleStore& store, const http::HttpRequest& request) const;
   Status log_out(store::ConsoleStore& store, const Session& session) const;
 
   // Set-Cookie values: the session, and its removal.

@@ -2,7 +2,7 @@
 // (Failure, decided from the error's code), and the functional
 // acknowledgment of an interchange. How each protocol says a Failure (the AS2
 // disposition modifier, the AS4 EBMS code, the HTTP status) is the protocol's:
-// receivers/as2/mdn.h, receivers/as4/as4.h, receivers/http.h.
+// protocols/as2/mdn.h, protocols/as4/inbound.h.
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 
 #include "parsers/as4/user_message.h"
 #include "parsers/mime/entity.h"
-#include "src/receivers/http_reader.h"
+#include "src/http/reader.h"
 
 namespace edihub::receivers {
 
@@ -58,7 +58,7 @@ CaptureKind capture_kind(std::string_view bytes) {
   return CaptureKind::None;
 }
 
-Result<HttpRequest> read_capture(std::string_view bytes, std::string* recorded_partner) {
+Result<http::HttpRequest> read_capture(std::string_view bytes, std::string* recorded_partner) {
   bytes = after_partner_line(bytes, recorded_partner);
   const CaptureKind kind = capture_kind(bytes);
   if (kind == CaptureKind::None) return Status::invalid("not a capture: no request line or AS2/AS4 headers");
@@ -73,15 +73,15 @@ Result<HttpRequest> read_capture(std::string_view bytes, std::string* recorded_p
     head_source = synthetic;
     legacy_skip = head.size();
   }
-  RequestReader reader(ReaderLimits{});
-  RequestReader::State state = RequestReader::State::NeedMore;
+  http::RequestReader reader(http::ReaderLimits{});
+  http::RequestReader::State state = http::RequestReader::State::NeedMore;
   // The head only: the body follows it, already without transfer coding.
   const size_t head_end = head_source.find("\r\n\r\n");
   if (head_end == std::string_view::npos) return Status::invalid("capture: no blank line after the headers");
   reader.feed(head_source.substr(0, head_end + 4), &state);
-  if (state == RequestReader::State::Failed) return Status::invalid("capture: " + reader.failure().detail);
-  if (state == RequestReader::State::NeedMore) return Status::invalid("capture: the header block is incomplete");
-  HttpRequest r = std::move(reader.request());
+  if (state == http::RequestReader::State::Failed) return Status::invalid("capture: " + reader.failure().detail);
+  if (state == http::RequestReader::State::NeedMore) return Status::invalid("capture: the header block is incomplete");
+  http::HttpRequest r = std::move(reader.request());
   r.body = std::string(synthetic.empty() ? bytes.substr(head_end + 4) : bytes.substr(legacy_skip));
   r.peer = "replay";
   return r;

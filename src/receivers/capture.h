@@ -18,7 +18,7 @@
 #include <string_view>
 
 #include "src/common/status.h"
-#include "src/receivers/http.h"
+#include "src/http/message.h"
 #include "src/store/captures.h"
 
 namespace edihub::receivers {
@@ -31,7 +31,7 @@ CaptureKind capture_kind(std::string_view bytes);
 // The request in a capture; Invalid says why it cannot be read. Sets
 // *recorded_partner (when given) to the partner the file's first line names,
 // or clears it when it names none.
-Result<HttpRequest> read_capture(std::string_view bytes, std::string* recorded_partner = nullptr);
+Result<http::HttpRequest> read_capture(std::string_view bytes, std::string* recorded_partner = nullptr);
 
 // A stored capture as the bytes of a capture file: the partner line, the
 // head with credentials redacted, the body.

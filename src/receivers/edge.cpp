@@ -50,7 +50,7 @@ char hex(unsigned n) { return "0123456789ABCDEF"[n & 15]; }
 
 }  // namespace
 
-std::optional<std::string> header_problem(const HttpRequest& r, const EdgeLimits& limits) {
+std::optional<std::string> header_problem(const http::HttpRequest& r, const EdgeLimits& limits) {
   if (r.headers.size() > limits.max_headers) return "more than " + std::to_string(limits.max_headers) + " headers";
   for (const auto& [name, value] : r.headers) {
     const std::string shown = partner_text(name, 64);

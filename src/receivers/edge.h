@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "src/receivers/http.h"
+#include "src/http/message.h"
 
 namespace edihub::receivers {
 
@@ -19,7 +19,7 @@ struct EdgeLimits {
 };
 
 // Why the request's headers cannot be used, or nullopt when they can.
-std::optional<std::string> header_problem(const HttpRequest& request, const EdgeLimits& limits = {});
+std::optional<std::string> header_problem(const http::HttpRequest& request, const EdgeLimits& limits = {});
 
 // The AS2 id syntax of RFC 4130 6.2: 1 to 128 visible characters (no
 // separators), or a quoted string of printable ones. The id, unquoted.

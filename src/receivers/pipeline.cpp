@@ -5,9 +5,9 @@
 #include "parsers/edi/parser.h"
 #include "parsers/mime/entity.h"
 #include "src/common/partner_text.h"
+#include "src/identity/partner_auth.h"
 #include "src/receivers/capture.h"
 #include "src/receivers/edge.h"
-#include "src/receivers/partner_auth.h"
 
 namespace edihub::receivers {
 
@@ -24,9 +24,18 @@ bool edi_content_type(std::string_view declared) {
 
 }  // namespace
 
-HttpAnswer retry_later(std::string_view why, Outcome outcome) {
-  HttpAnswer a = text_answer(503, "temporarily unable to process the message: retry later", outcome);
-  a.headers.emplace_back("Retry-After", std::to_string(kRetryAfterSeconds));
+http::HttpAnswer receipt_answer(const store::Receipt& r, Outcome outcome) {
+  http::HttpAnswer a;
+  a.status = r.status == 0 ? 200 : r.status;
+  a.headers = http::split_headers(r.headers);
+  a.body = r.body;
+  a.outcome = outcome;
+  return a;
+}
+
+http::HttpAnswer retry_later(std::string_view why, Outcome outcome) {
+  http::HttpAnswer a = http::text_answer(503, "temporarily unable to process the message: retry later", outcome);
+  a.headers.emplace_back("Retry-After", std::to_string(http::kRetryAfterSeconds));
   a.detail = std::string(why);
   return a;
 }
@@ -41,7 +50,7 @@ bool authenticated(const Message& m) {
 namespace {
 
 // Records the row of an answer that committed nothing.
-void log_uncommitted(const Context& c_, const Protocol& p_, const Message& m, const HttpAnswer& a) {
+void log_uncommitted(const Context& c_, const Protocol& p_, const Message& m, const http::HttpAnswer& a) {
   if (c_.log == nullptr) return;
   store::MessageLog row;
   row.partner_id = m.partner != nullptr ? m.partner->id : "";
@@ -57,9 +66,9 @@ void log_uncommitted(const Context& c_, const Protocol& p_, const Message& m, co
   c_.log->record(std::move(row));
 }
 
-Next edge(Message& m, HttpAnswer* answer) {
+Next edge(Message& m, http::HttpAnswer* answer) {
   if (std::optional<std::string> problem = header_problem(m.request)) {
-    *answer = text_answer(400, *problem, Outcome::Rejected);
+    *answer = http::text_answer(400, *problem, Outcome::Rejected);
     answer->close = true;
     return Next::Answer;
   }
@@ -71,16 +80,17 @@ Next edge(Message& m, HttpAnswer* answer) {
 // decryption. Only what came over the wire; replays from the command line are
 // the operator's. With `may_hash` false, a PBKDF2 it would need sets
 // *needs_hash instead (and continues: the caller stops there).
-Next authenticate(const Context& c, Message& m, HttpAnswer* answer, bool may_hash = true, bool* needs_hash = nullptr) {
+Next authenticate(const Context& c, Message& m, http::HttpAnswer* answer, bool may_hash = true,
+                  bool* needs_hash = nullptr) {
   if (m.partner == nullptr || c.transport != "http") return Next::Continue;
   if (!may_hash) {
-    QuickAuth quick = check_partner_auth_quick(*m.partner, m.request);
-    if (quick.kind == QuickAuth::Kind::NeedsHash) *needs_hash = true;
-    if (quick.kind != QuickAuth::Kind::Refused) return Next::Continue;
+    identity::QuickAuth quick = identity::check_partner_auth_quick(*m.partner, m.request);
+    if (quick.kind == identity::QuickAuth::Kind::NeedsHash) *needs_hash = true;
+    if (quick.kind != identity::QuickAuth::Kind::Refused) return Next::Continue;
     *answer = std::move(quick.refusal);
     return Next::Answer;
   }
-  std::optional<HttpAnswer> refused = check_partner_auth(*m.partner, m.request);
+  std::optional<http::HttpAnswer> refused = identity::check_partner_auth(*m.partner, m.request);
   if (!refused) return Next::Continue;
   *answer = std::move(*refused);
   return Next::Answer;
@@ -88,12 +98,12 @@ Next authenticate(const Context& c, Message& m, HttpAnswer* answer, bool may_has
 
 }  // namespace
 
-std::optional<HttpAnswer> Pipeline::screen(const Context& c, Protocol& p, const HttpRequest& head, bool may_hash,
-                                           bool* needs_hash) {
+std::optional<http::HttpAnswer> Pipeline::screen(const Context& c, Protocol& p, const http::HttpRequest& head,
+                                                 bool may_hash, bool* needs_hash) {
   *needs_hash = false;
   Message m(head, c);
   m.work.protocol = std::string(p.name());
-  HttpAnswer a;
+  http::HttpAnswer a;
   if (edge(m, &a) == Next::Answer ||
       (!p.envelope_in_body() &&
        (p.envelope(m, &a) == Next::Answer || authenticate(c, m, &a, may_hash, needs_hash) == Next::Answer))) {
@@ -110,7 +120,7 @@ std::optional<HttpAnswer> Pipeline::screen(const Context& c, Protocol& p, const 
 // byte-identical copies of completed messages, poison keys whatever the copy
 // (no private-key operation for a partner looping on a bad message), and the
 // stored answer to a conflicting copy.
-Next Pipeline::stored(Message& m, HttpAnswer* answer) {
+Next Pipeline::stored(Message& m, http::HttpAnswer* answer) {
   const store::MessageKey& key = m.work.claim.key;
   Result<std::optional<store::KeyRecord>> known = store_.lookup(key);
   if (!known.is_ok() || !known.value()) return Next::Continue;  // the gate decides
@@ -187,24 +197,25 @@ void Pipeline::keys(Message& m) {
 // The answer to a copy that failed without proving its sender: the negative
 // receipt, drafted and given now, stored nowhere; an async one is not queued
 // (it would go out in the partner's name): 403 with the reason instead.
-HttpAnswer Pipeline::refuse_unauthenticated(Message& m) {
+http::HttpAnswer Pipeline::refuse_unauthenticated(Message& m) {
   const std::string detail =
       "not authenticated, so nothing was stored for partner '" + m.partner->id + "': " + m.failure_text;
-  HttpAnswer a;
+  http::HttpAnswer a;
   if (!m.work.async_destination.empty()) {
-    a = text_answer(403, "the message could not be processed: " + m.failure_text + " (no MDN follows)",
-                    Outcome::Rejected);
+    a = http::text_answer(403, "the message could not be processed: " + m.failure_text + " (no MDN follows)",
+                          Outcome::Rejected);
   } else {
     Result<store::Receipt> receipt = p_.draft(m, Outcome::Rejected, "could not be processed: " + m.failure_text);
-    a = receipt.is_ok() ? p_.answer(m, Outcome::Rejected, receipt.value())
-                        : text_answer(403, "the message could not be processed: " + m.failure_text, Outcome::Rejected);
+    a = receipt.is_ok()
+            ? p_.answer(m, Outcome::Rejected, receipt.value())
+            : http::text_answer(403, "the message could not be processed: " + m.failure_text, Outcome::Rejected);
   }
   a.detail = detail;
   log_uncommitted(c_, p_, m, a);
   return a;
 }
 
-Next Pipeline::draft(Message& m, HttpAnswer* answer) {
+Next Pipeline::draft(Message& m, http::HttpAnswer* answer) {
   const bool failed = m.failure != gate::Failure::None;
   const Outcome outcome = failed                        ? Outcome::Rejected
                           : m.work.interchanges.empty() ? Outcome::Archived
@@ -222,10 +233,10 @@ Next Pipeline::draft(Message& m, HttpAnswer* answer) {
   }
   Result<store::Receipt> receipt = p_.draft(m, outcome, text);
   if (!receipt.is_ok()) {
-    *answer =
-        receipt.status().kind() == Status::Kind::Transient
-            ? retry_later(receipt.status().message(), Outcome::Error)
-            : text_answer(500, "the gateway cannot answer this message: " + receipt.status().message(), Outcome::Error);
+    *answer = receipt.status().kind() == Status::Kind::Transient
+                  ? retry_later(receipt.status().message(), Outcome::Error)
+                  : http::text_answer(500, "the gateway cannot answer this message: " + receipt.status().message(),
+                                      Outcome::Error);
     return Next::Answer;
   }
   // The protocol may have found a failure while drafting (a receipt it cannot sign).
@@ -254,13 +265,14 @@ Next Pipeline::draft(Message& m, HttpAnswer* answer) {
   return Next::Continue;
 }
 
-HttpAnswer Pipeline::admit(Message& m) {
+http::HttpAnswer Pipeline::admit(Message& m) {
   gate::TransportResult r = gate::admit_transport(*c_.gate, store_, m.work);
-  HttpAnswer a;
+  http::HttpAnswer a;
   if (r.outcome == Outcome::Conflict) {
     Result<store::Receipt> answer = p_.conflict(m, r.detail);
     if (!answer.is_ok()) {
-      a = text_answer(500, "the gateway cannot answer this message: " + answer.status().message(), Outcome::Error);
+      a = http::text_answer(500, "the gateway cannot answer this message: " + answer.status().message(),
+                            Outcome::Error);
       log_uncommitted(c_, p_, m, a);
       return a;
     }
@@ -282,7 +294,7 @@ HttpAnswer Pipeline::admit(Message& m) {
   return a;
 }
 
-HttpAnswer Pipeline::receive(const HttpRequest& request) {
+http::HttpAnswer Pipeline::receive(const http::HttpRequest& request) {
   Message m(request, c_);
   m.work.protocol = std::string(p_.name());
   m.work.arrival.transport = c_.transport;
@@ -290,7 +302,7 @@ HttpAnswer Pipeline::receive(const HttpRequest& request) {
   m.work.arrival.ours = c_.ours;
   m.work.receipt_message_id = [this](const store::Receipt& r) { return p_.receipt_message_id(r); };
   m.work.bytes = static_cast<int64_t>(request.body.size());
-  HttpAnswer a;
+  http::HttpAnswer a;
   if (edge(m, &a) == Next::Answer || p_.envelope(m, &a) == Next::Answer || authenticate(c_, m, &a) == Next::Answer ||
       stored(m, &a) == Next::Answer || p_.unwrap(m, &a) == Next::Answer) {
     log_uncommitted(c_, p_, m, a);

@@ -26,7 +26,7 @@
 #include "src/gate/gate.h"
 #include "src/gate/receipt_policy.h"
 #include "src/gate/transport.h"
-#include "src/receivers/http.h"
+#include "src/http/message.h"
 #include "src/store/store.h"
 
 namespace edihub::receivers {
@@ -65,8 +65,8 @@ struct Context {
 
 // A received transport message as the stages fill it in.
 struct Message {
-  Message(const HttpRequest& r, const Context& c) : request(r), lease(c.unwrap_budget, c.max_message_bytes) {}
-  const HttpRequest& request;
+  Message(const http::HttpRequest& r, const Context& c) : request(r), lease(c.unwrap_budget, c.max_message_bytes) {}
+  const http::HttpRequest& request;
   const config::Partner* partner = nullptr;
   gate::TransportWork work;  // key, digests, arrival, settlement, interchanges, capture
 
@@ -99,17 +99,17 @@ class Protocol {
   virtual bool envelope_in_body() const = 0;
   // Sets m.partner, m.work.claim.key and .raw and m.work.arrival.transport_id,
   // or answers (malformed, unknown sender, not for us).
-  virtual Next envelope(Message& m, HttpAnswer* answer) = 0;
+  virtual Next envelope(Message& m, http::HttpAnswer* answer) = 0;
   // Fills m.payloads and m.work.claim.payload; a permanent failure sets
   // m.failure instead; a transient one (over the unwrap budget) answers.
-  virtual Next unwrap(Message& m, HttpAnswer* answer) = 0;
+  virtual Next unwrap(Message& m, http::HttpAnswer* answer) = 0;
   // The receipt a new key settles to: positive for `outcome` Processed or
   // Archived, negative for m.failure. Error status: cannot be made now.
   virtual Result<store::Receipt> draft(Message& m, Outcome outcome, const std::string& text) = 0;
   // The answer to a copy whose content differs from the stored one.
   virtual Result<store::Receipt> conflict(Message& m, const std::string& detail) = 0;
   // The HTTP answer carrying `receipt` (async receipts are answered 200 and queued).
-  virtual HttpAnswer answer(Message& m, Outcome outcome, const store::Receipt& receipt) = 0;
+  virtual http::HttpAnswer answer(Message& m, Outcome outcome, const store::Receipt& receipt) = 0;
   // The id `receipt` goes out under when it is sent on its own (an async
   // MDN's Message-ID); empty: it never is (AS4 answers on the response).
   virtual std::string receipt_message_id(const store::Receipt&) const { return ""; }
@@ -126,25 +126,28 @@ class Pipeline {
   // it. Needs no store. With `may_hash` false (an I/O thread, which must not
   // block) a check that needs a PBKDF2 is not made: *needs_hash is set and
   // nothing is answered; a worker then screens again with `may_hash` true.
-  static std::optional<HttpAnswer> screen(const Context& context, Protocol& protocol, const HttpRequest& head,
-                                          bool may_hash, bool* needs_hash);
+  static std::optional<http::HttpAnswer> screen(const Context& context, Protocol& protocol,
+                                                const http::HttpRequest& head, bool may_hash, bool* needs_hash);
   // The whole pipeline; every answer has its `messages` row.
-  HttpAnswer receive(const HttpRequest& request);
+  http::HttpAnswer receive(const http::HttpRequest& request);
 
  private:
-  Next stored(Message& m, HttpAnswer* answer);
+  Next stored(Message& m, http::HttpAnswer* answer);
   void keys(Message& m);
-  Next draft(Message& m, HttpAnswer* answer);
-  HttpAnswer refuse_unauthenticated(Message& m);
-  HttpAnswer admit(Message& m);
+  Next draft(Message& m, http::HttpAnswer* answer);
+  http::HttpAnswer refuse_unauthenticated(Message& m);
+  http::HttpAnswer admit(Message& m);
 
   const Context& c_;
   store::Store& store_;
   Protocol& p_;
 };
 
+// The answer that carries a stored receipt (its status, header lines and body).
+http::HttpAnswer receipt_answer(const store::Receipt& r, Outcome outcome);
+
 // A 503 with Retry-After: nothing was decided, the partner sends again.
-HttpAnswer retry_later(std::string_view why, Outcome outcome);
+http::HttpAnswer retry_later(std::string_view why, Outcome outcome);
 
 // Whether a copy that failed with `m.failure` was still sent by its partner:
 // a bad or unknown signature never is, and where the profile requires a

@@ -4,13 +4,12 @@ namespace edihub::server {
 
 namespace {
 
-DeliveryOptions options_of(const config::Gateway& gw) {
-  DeliveryOptions o;
+delivery::DeliveryOptions options_of(const config::Gateway& gw) {
+  delivery::DeliveryOptions o;
   o.first_retry_ms = gw.outbox_first_retry_seconds * 1000LL;
   o.max_attempts = gw.outbox_max_attempts;
   o.timeout_seconds = gw.outbox_timeout_seconds;
   o.workers = gw.outbox_workers;
-  o.json_log = gw.log_format == "json";
   return o;
 }
 
@@ -22,18 +21,18 @@ GatewayOutbox::GatewayOutbox(const config::Gateway& gw, const config::Partners& 
       as4_{gw.as4_party_id, gw.as4_party_type, &partners, channel_options_} {
   using delivery::Attempt;
   using store::OutboxEntry;
-  delivery_ = std::make_unique<OutboxDelivery>(
+  delivery_ = std::make_unique<delivery::OutboxDelivery>(
       gw.store_uri, options_of(gw),
-      std::map<std::string, OutboxDelivery::Channel>{
+      std::map<std::string, delivery::OutboxDelivery::Channel>{
           {"http", {{}, [this](const OutboxEntry& e) { return delivery::deliver_http(e, channel_options_); }}},
           {"webhook", {{}, [this](const OutboxEntry& e) { return delivery::deliver_webhook(e, channel_options_); }}},
           {"dir", {{}, [](const OutboxEntry& e) { return delivery::deliver_dir(e); }}},
           {"as2",
-           {[this](const OutboxEntry& e) { return delivery::prepare_as2(e, as2_); },
-            [this](const OutboxEntry& e) { return delivery::deliver_as2(e, as2_); }}},
+           {[this](const OutboxEntry& e) { return as2::prepare_as2(e, as2_); },
+            [this](const OutboxEntry& e) { return as2::deliver_as2(e, as2_); }}},
           {"as4",
-           {[this](const OutboxEntry& e) { return delivery::prepare_as4(e, as4_); },
-            [this](const OutboxEntry& e) { return delivery::deliver_as4(e, as4_); }}}});
+           {[this](const OutboxEntry& e) { return as4::prepare_as4(e, as4_); },
+            [this](const OutboxEntry& e) { return as4::deliver_as4(e, as4_); }}}});
 }
 
 }  // namespace edihub::server

@@ -8,10 +8,10 @@
 
 #include "src/config/gateway.h"
 #include "src/config/partners.h"
-#include "src/receivers/as2/as2.h"
-#include "src/server/delivery/as2_channel.h"
-#include "src/server/delivery/as4_channel.h"
-#include "src/server/outbox_delivery.h"
+#include "src/delivery/outbox_delivery.h"
+#include "src/protocols/as2/inbound.h"
+#include "src/protocols/as2/outbound.h"
+#include "src/protocols/as4/outbound.h"
 
 namespace edihub::server {
 
@@ -19,13 +19,13 @@ class GatewayOutbox {
  public:
   // REQUIRES: gw, partners and as2 outlive the GatewayOutbox.
   GatewayOutbox(const config::Gateway& gw, const config::Partners& partners, const as2::Settings& as2);
-  OutboxDelivery& delivery() { return *delivery_; }
+  delivery::OutboxDelivery& delivery() { return *delivery_; }
 
  private:
   delivery::ChannelOptions channel_options_;
-  delivery::As2Outbound as2_;
-  delivery::As4Outbound as4_;
-  std::unique_ptr<OutboxDelivery> delivery_;
+  as2::As2Outbound as2_;
+  as4::As4Outbound as4_;
+  std::unique_ptr<delivery::OutboxDelivery> delivery_;
 };
 
 }  // namespace edihub::server

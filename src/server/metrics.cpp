@@ -1,7 +1,7 @@
 #include "src/server/metrics.h"
 
-#include "src/receivers/partner_auth.h"
 #include "src/common/mutex.h"
+#include "src/identity/partner_auth.h"
 
 #include <cstdio>
 
@@ -76,7 +76,7 @@ std::string Metrics::render(const store::Gauges* gauges, const std::vector<Certi
   }
   help(&out, "edihub_partner_auth_failures_total", "counter",
        "Requests refused by a partner's <auth>, by partner and reason (address, client-cert, basic, throttled).");
-  for (const auto& [k, n] : receivers::partner_auth_failures())
+  for (const auto& [k, n] : identity::partner_auth_failures())
     out += "edihub_partner_auth_failures_total{partner=\"" + label(k.first) + "\",reason=\"" + label(k.second) +
            "\"} " + std::to_string(n) + "\n";
   help(&out, "edihub_store_up", "gauge", "1 when the store answered this scrape.");

@@ -18,12 +18,12 @@
 
 #include "src/common/outcome.h"
 #include "src/gate/gate.h"
-#include "src/receivers/credentials.h"
+#include "src/identity/credentials.h"
 #include "src/store/reports.h"
 
 namespace edihub::server {
 
-using receivers::CertificateInUse;
+using identity::CertificateInUse;
 
 class Metrics {
  public:

@@ -1,17 +1,14 @@
 #include "src/server/server.h"
 
-#include <Poco/JSON/Object.h>
-#include <spdlog/spdlog.h>
-
 #include <chrono>
-#include <sstream>
 
+#include "src/common/event_log.h"
 #include "src/common/partner_text.h"
 #include "src/console/console.h"
-#include "src/receivers/mdn_intake.h"
+#include "src/http/server.h"
+#include "src/protocols/as2/mdn_intake.h"
+#include "src/protocols/as2/outbound.h"
 #include "src/receivers/pipeline.h"
-#include "src/server/delivery/as2_channel.h"
-#include "src/server/http_server.h"
 #include "src/server/log_writer.h"
 #include "src/server/metrics.h"
 
@@ -19,8 +16,8 @@ namespace edihub::server {
 
 namespace {
 
-using receivers::HttpAnswer;
-using receivers::HttpRequest;
+using http::HttpAnswer;
+using http::HttpRequest;
 
 // Each thread has its own store connection, opened on first use.
 store::Store* thread_store(const std::string& uri, std::string* error) {
@@ -48,9 +45,8 @@ HttpAnswer ready_answer(const std::string& store_uri) {
   std::string error;
   store::Store* store = thread_store(store_uri, &error);
   Result<int64_t> now = store != nullptr ? store->now_ms() : Result<int64_t>(Status::unavailable(error));
-  HttpAnswer a = now.is_ok()
-                     ? receivers::text_answer(200, "ready", Outcome::Processed)
-                     : receivers::text_answer(503, "store unavailable: " + now.status().message(), Outcome::Error);
+  HttpAnswer a = now.is_ok() ? http::text_answer(200, "ready", Outcome::Processed)
+                             : http::text_answer(503, "store unavailable: " + now.status().message(), Outcome::Error);
   a.detail.clear();
   return a;
 }
@@ -58,16 +54,16 @@ HttpAnswer ready_answer(const std::string& store_uri) {
 }  // namespace
 
 // The <metrics> listener: GET /metrics, /healthz, /readyz; no log line per scrape.
-struct MetricsHandler : Handler {
+struct MetricsHandler : http::Handler {
   MetricsHandler(const config::Gateway& c, const Metrics& m, const gate::Gate& g, std::vector<CertificateInUse> certs)
       : config(c), metrics(m), gate(g), certificates(std::move(certs)), max_failures(g.options().max_failures) {}
 
-  HeadDecision on_head(const HttpRequest& head) override {
+  http::HeadDecision on_head(const HttpRequest& head) override {
     const std::string path = path_of(head);
-    if (head.method == "GET" && path == "/healthz") return receivers::text_answer(200, "ok", Outcome::Processed);
+    if (head.method == "GET" && path == "/healthz") return http::text_answer(200, "ok", Outcome::Processed);
     if (head.method == "GET" && (path == "/metrics" || path == "/readyz"))
       return std::nullopt;  // a worker asks the store
-    return receivers::text_answer(404, "no such endpoint (GET /metrics, /healthz, /readyz)", Outcome::Rejected);
+    return http::text_answer(404, "no such endpoint (GET /metrics, /healthz, /readyz)", Outcome::Rejected);
   }
   HttpAnswer on_request(const HttpRequest& request) override {
     if (path_of(request) == "/readyz") return ready_answer(config.store_uri);
@@ -99,19 +95,23 @@ struct MetricsHandler : Handler {
 };
 
 // The <console> listener: the operator console (src/console/), one log line per request.
-struct ConsoleHandler : Handler {
+struct ConsoleHandler : http::Handler {
   explicit ConsoleHandler(console::Context context) : app(std::move(context)) {}
-  HeadDecision on_head(const HttpRequest& head) override { return app.on_head(head); }
+  http::HeadDecision on_head(const HttpRequest& head) override { return app.on_head(head); }
   HttpAnswer on_request(const HttpRequest& request) override { return app.handle(request); }
   void on_answered(const HttpRequest& request, const HttpAnswer& a, int64_t ms) override {
     if (path_of(request) == "/style.css" || path_of(request) == "/healthz") return;
-    spdlog::info("console peer={} {} {} status={} ms={}", request.peer, partner_text(request.method, 8),
-                 partner_text(path_of(request), 200), a.status, ms);
+    LogLine("console", request.method, 8)
+        .add("path", path_of(request), 200)
+        .add("status", a.status)
+        .add("ms", ms)
+        .add("peer", request.peer)
+        .info();
   }
   console::Console app;
 };
 
-struct Server::Impl : Handler {
+struct Server::Impl : http::Handler {
   Impl(const config::Gateway& c, const config::Partners& partners, const as2::Settings& a2, const as4::Settings& a4,
        gate::Gate& g, std::function<void()> queued)
       : config(c),
@@ -131,8 +131,8 @@ struct Server::Impl : Handler {
     context.queued = std::move(queued);
   }
 
-  static ListenerOptions listener(const config::Gateway& c, const config::Partners& partners) {
-    ListenerOptions o;
+  static http::ListenerOptions listener(const config::Gateway& c, const config::Partners& partners) {
+    http::ListenerOptions o;
     o.address = c.address;
     o.port = c.port;
     o.tls_cert = c.tls_cert;
@@ -186,17 +186,17 @@ struct Server::Impl : Handler {
 
   // On an I/O thread: nothing here blocks (the store, /readyz's round trip
   // and a password's PBKDF2 are a worker's).
-  HeadDecision on_head(const HttpRequest& head) override {
+  http::HeadDecision on_head(const HttpRequest& head) override {
     switch (route(head)) {
       case Route::Health: {
-        HttpAnswer a = receivers::text_answer(200, "ok", Outcome::Processed);
+        HttpAnswer a = http::text_answer(200, "ok", Outcome::Processed);
         a.detail.clear();
         return a;
       }
       case Route::Ready:
         return std::nullopt;  // a worker asks the store
       case Route::None: {
-        HttpAnswer a = receivers::text_answer(
+        HttpAnswer a = http::text_answer(
             404, "no such endpoint: " + partner_text(head.method, 16) + " " + partner_text(head.target, 200),
             Outcome::Rejected);
         return a;
@@ -208,7 +208,7 @@ struct Server::Impl : Handler {
     bool needs_hash = false;
     std::optional<HttpAnswer> refused = screen(head, false, &needs_hash);
     if (refused) return refused;
-    return needs_hash ? HeadDecision::on_worker() : HeadDecision(std::nullopt);
+    return needs_hash ? http::HeadDecision::on_worker() : http::HeadDecision(std::nullopt);
   }
 
   // On a worker, before the body: the screen again, now with the PBKDF2 it needs.
@@ -224,9 +224,9 @@ struct Server::Impl : Handler {
     store::Store* store = thread_store(config.store_uri, &error);
     if (store == nullptr) return receivers::retry_later("store unavailable: " + error, Outcome::Error);
     // An async MDN for a message we sent is not a message: its own intake.
-    if (r == Route::As2 && receivers::is_mdn(request))
-      return receivers::receive_mdn(request, context, as2, *store, [this](const store::OutboxEntry& e) {
-        return delivery::as2_expected_mic_now(e, *context.partners);
+    if (r == Route::As2 && as2::is_mdn(request))
+      return as2::receive_mdn(request, context, as2, *store, [this](const store::OutboxEntry& e) {
+        return as2::as2_expected_mic_now(e, *context.partners);
       });
     return with_pipeline(r, *store, [&](receivers::Pipeline& p) { return p.receive(request); });
   }
@@ -236,27 +236,17 @@ struct Server::Impl : Handler {
     if (r == Route::Health || r == Route::Ready) return;
     const std::string protocol = r == Route::As4 ? "as4" : r == Route::As2 ? "as2" : "http";
     metrics.observe(protocol, a.partner, a.outcome, ms);
-    // Never whole payloads, never a partner's line break in the log.
-    const std::string detail = partner_text(a.detail, 300), id = partner_text(a.transport_id, 200);
-    if (config.log_format == "json") {
-      Poco::JSON::Object line(Poco::JSON_PRESERVE_KEY_ORDER);
-      line.set("protocol", protocol);
-      line.set("partner", a.partner);
-      line.set("message_id", id);
-      line.set("outcome", std::string(outcome_name(a.outcome)));
-      line.set("status", a.status);
-      line.set("bytes", request.body.size());
-      line.set("ms", ms);
-      line.set("peer", request.peer);
-      if (!detail.empty()) line.set("detail", detail);
-      std::ostringstream json;
-      line.stringify(json);
-      spdlog::info("{}", json.str());
-    } else {
-      spdlog::info("{} peer={} partner={} message_id={} outcome={} status={} bytes={} ms={}{}{}", protocol,
-                   request.peer, a.partner.empty() ? "-" : a.partner, id.empty() ? "-" : id, outcome_name(a.outcome),
-                   a.status, request.body.size(), ms, detail.empty() ? "" : " detail=", detail);
-    }
+    // Never whole payloads, never a partner's line break in the log (LogLine bounds every field).
+    LogLine("protocol", protocol)
+        .add("partner", a.partner)
+        .add("message_id", a.transport_id, 200)
+        .add("outcome", outcome_name(a.outcome))
+        .add("status", a.status)
+        .add("bytes", static_cast<int64_t>(request.body.size()))
+        .add("ms", ms)
+        .add("peer", request.peer)
+        .add_nonempty("detail", a.detail)
+        .info();
   }
 
   const config::Gateway& config;
@@ -265,12 +255,12 @@ struct Server::Impl : Handler {
   LogWriter log;
   Budget unwrap_budget;
   receivers::Context context;
-  HttpServer http;
+  http::HttpServer http;
   Metrics metrics;
   std::unique_ptr<MetricsHandler> metrics_handler;
-  std::unique_ptr<HttpServer> metrics_http;  // null without <metrics>
+  std::unique_ptr<http::HttpServer> metrics_http;  // null without <metrics>
   std::unique_ptr<ConsoleHandler> console_handler;
-  std::unique_ptr<HttpServer> console_http;  // null without <console>
+  std::unique_ptr<http::HttpServer> console_http;  // null without <console>
 };
 
 Server::Server(const config::Gateway& config, const config::Partners& partners, const as2::Settings& as2,
@@ -279,12 +269,12 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
   // Loaded by serve before: a file that cannot be read now is left out of the metrics and the console.
   std::vector<CertificateInUse> certificates;
   if (config.metrics_port >= 0 || config.console_port >= 0) {
-    Result<std::vector<CertificateInUse>> certs = receivers::certificates_in_use(config, partners);
+    Result<std::vector<CertificateInUse>> certs = identity::certificates_in_use(config, partners);
     if (certs.is_ok()) certificates = std::move(certs.value());
   }
   if (config.metrics_port >= 0) {
     impl_->metrics_handler = std::make_unique<MetricsHandler>(config, impl_->metrics, gate, certificates);
-    ListenerOptions o;
+    http::ListenerOptions o;
     o.address = config.metrics_address;
     o.port = config.metrics_port;
     o.threads = 2;
@@ -292,7 +282,7 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
     o.max_body_bytes = 0;  // GET only
     o.max_connections = 64;
     o.max_connections_per_client = 16;
-    impl_->metrics_http = std::make_unique<HttpServer>(o, *impl_->metrics_handler);
+    impl_->metrics_http = std::make_unique<http::HttpServer>(o, *impl_->metrics_handler);
   }
 
   if (config.console_port >= 0) {
@@ -303,7 +293,7 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
     c.certificates = certificates;
     c.store = [uri = config.store_uri](std::string* error) { return thread_store(uri, error); };
     impl_->console_handler = std::make_unique<ConsoleHandler>(std::move(c));
-    ListenerOptions o;
+    http::ListenerOptions o;
     o.address = config.console_address;
     o.port = config.console_port;
     o.tls_cert = config.console_tls_cert;
@@ -313,7 +303,7 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
     o.max_body_bytes = size_t{64} * 1024;  // forms only
     o.max_connections = 128;
     o.max_connections_per_client = 32;
-    impl_->console_http = std::make_unique<HttpServer>(o, *impl_->console_handler);
+    impl_->console_http = std::make_unique<http::HttpServer>(o, *impl_->console_handler);
   }
 }
 

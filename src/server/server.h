@@ -12,8 +12,8 @@
 #include "src/common/status.h"
 #include "src/config/gateway.h"
 #include "src/gate/gate.h"
-#include "src/receivers/as2/as2.h"
-#include "src/receivers/as4/as4.h"
+#include "src/protocols/as2/inbound.h"
+#include "src/protocols/as4/inbound.h"
 
 namespace edihub::server {
 

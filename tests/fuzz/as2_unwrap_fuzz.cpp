@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "src/receivers/as2/unwrap.h"
+#include "src/protocols/as2/unwrap.h"
 
 namespace {
 

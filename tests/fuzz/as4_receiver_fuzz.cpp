@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "src/receivers/as4/as4.h"
+#include "src/protocols/as4/inbound.h"
 
 namespace {
 
@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   const size_t eol = bytes.find('\n');
   if (eol == std::string_view::npos) return 0;
-  receivers::HttpRequest request;
+  http::HttpRequest request;
   request.headers.emplace_back("Content-Type", std::string(bytes.substr(0, eol)));
   request.body = std::string(bytes.substr(eol + 1));
   receivers::Context context;
@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   {
     receivers::Message m(request, context);
     as4::As4Protocol protocol(settings);
-    receivers::HttpAnswer answer;
+    http::HttpAnswer answer;
     if (protocol.envelope(m, &answer) == receivers::Next::Continue) {
       if (m.work.claim.key.message_id.rfind("as4:", 0) != 0) __builtin_trap();
       if (protocol.unwrap(m, &answer) == receivers::Next::Continue && m.failure == gate::Failure::None &&

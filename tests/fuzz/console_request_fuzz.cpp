@@ -35,7 +35,7 @@ void check_escaped(const std::string& out) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);
   const size_t a = input.find('\n'), b = a == std::string::npos ? a : input.find('\n', a + 1);
-  receivers::HttpRequest r;
+  http::HttpRequest r;
   r.method = size > 0 && (data[0] & 1) ? "POST" : "GET";
   r.target = "/" + input.substr(0, a);
   if (a != std::string::npos)

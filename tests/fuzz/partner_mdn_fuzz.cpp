@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "src/receivers/as2/partner_mdn.h"
+#include "src/protocols/as2/partner_mdn.h"
 
 namespace {
 

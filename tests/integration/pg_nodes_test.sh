@@ -235,7 +235,7 @@ twice=$(grep '^200 ' "$WORK/erp/requests.log" | cut -d' ' -f2 | sort | uniq -d |
 echo "documents: $documents delivered, $twice accepted twice (in flight on node 1 at the kill)"
 ((twice <= 4)) || fail "documents: $twice keys accepted twice: more than node 1 had in flight"
 for n in 1 2; do
-  delivered=$(grep -c "outbox delivered document" "$WORK/node$n.out")
+  delivered=$(grep -c "outbox=delivered kind=document" "$WORK/node$n.out")
   echo "documents: node $n delivered $delivered"
   ((delivered > 0)) || fail "documents: node $n delivered none (every node's workers deliver)"
 done

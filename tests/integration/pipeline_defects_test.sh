@@ -118,7 +118,7 @@ make d5 "$REPO/samples/edi/x12-856-005010.edi" "$C/acme.crt" "$C/acme.key"
 check_eq "d5 required: status" 200 "$(post d5 "<d5@acme.example>" "$WORK/r5" "signed-receipt-protocol=required, pkcs7-signature; signed-receipt-micalg=required, sha-256")"
 check_eq "d5 required: an unsigned error MDN" "Disposition: automatic-action/MDN-sent-automatically; processed/error: unexpected-processing-error" "$(disposition "$WORK/r5")"
 check_eq "d5 key failed" failed "$(sql "$db" "SELECT state FROM idempotency_keys WHERE message_id = 'as2:<d5@acme.example>'")"
-grep -q "\[error\] configuration: partner 'acme' asks for a signed MDN but its identity cannot sign" "$WORK/server.out" ||
+grep -q "\[error\] problem=\"configuration: partner 'acme' asks for a signed MDN but its identity cannot sign" "$WORK/server.out" ||
   fail "d5: no loud log line: $(tail -3 "$WORK/server.out")"
 check_eq "d5 optional: status" 200 "$(post d5 "<d5-optional@acme.example>" "$WORK/r5o")"
 check_eq "d5 optional: processed, unsigned" "Disposition: automatic-action/MDN-sent-automatically; processed" "$(disposition "$WORK/r5o")"

@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "src/crypto/cms.h"
-#include "src/receivers/as2/mdn.h"
 #include "src/gate/receipt_policy.h"
-#include "src/receivers/as2/unwrap.h"
+#include "src/protocols/as2/mdn.h"
+#include "src/protocols/as2/unwrap.h"
 
 using namespace edihub;
 

@@ -1,22 +1,21 @@
-// What edihub sends a partner over AS2 (src/server/delivery/as2_channel.h)
-// and how it reads the partner's MDN (src/receivers/as2/partner_mdn.h), with
+// What edihub sends a partner over AS2 (src/protocols/as2/outbound.h)
+// and how it reads the partner's MDN (src/protocols/as2/partner_mdn.h), with
 // the demo certificates: acme is the partner, edihub is us.
 #include <doctest/doctest.h>
 
-#include "parsers/mime/transfer.h"
-#include "src/receivers/as2/partner_mdn.h"
 #include "parsers/as4/user_message.h"
+#include "parsers/mime/transfer.h"
 #include "src/crypto/inflate.h"
-#include "src/server/delivery/as2_channel.h"
-#include "src/server/delivery/as4_channel.h"
+#include "src/protocols/as2/outbound.h"
+#include "src/protocols/as2/partner_mdn.h"
+#include "src/protocols/as4/outbound.h"
 #include "tests/unit/test_util.h"
 
 using namespace edihub;
-namespace delivery = edihub::server::delivery;
 
 namespace {
 
-crypto::Identity identity(const std::string& name) {
+crypto::Identity load_identity(const std::string& name) {
   auto cert = crypto::Certificate::load_pem_file(test::source_path("partners/certs/" + name + ".crt"));
   auto key = crypto::PrivateKey::load_pem_file(test::source_path("partners/certs/" + name + ".key"));
   REQUIRE(cert.is_ok());
@@ -48,7 +47,7 @@ std::vector<std::string_view> signed_parts(const std::string& entity, const std:
 
 // A signed MDN from acme: the report signed, with `tail` appended after signing.
 std::string signed_mdn(const std::string& report, const std::string& tail = "") {
-  auto sig = crypto::sign_detached(report, identity("acme"), "sha256");
+  auto sig = crypto::sign_detached(report, load_identity("acme"), "sha256");
   REQUIRE(sig.is_ok());
   return "--b1\r\n" + report + tail +
          "\r\n--b1\r\nContent-Type: application/pkcs7-signature\r\n"
@@ -77,14 +76,14 @@ TEST_CASE(
   partner.certificates.encryption = test::source_path("partners/certs/acme.crt");
   as2::Settings settings;
   settings.our_as2_id = "EDIHUB";
-  settings.identities.push_back(identity("edihub"));
-  delivery::As2Outbound out;
+  settings.identities.push_back(load_identity("edihub"));
+  as2::As2Outbound out;
   out.settings = &settings;
   const store::OutboxEntry e = ack();
   for (bool oaep : {false, true}) {
     CAPTURE(oaep);
     partner.as2.rsa_oaep = oaep;
-    auto built = delivery::build_as2(e, partner, out);
+    auto built = as2::build_as2(e, partner, out);
     REQUIRE_MESSAGE(built.is_ok(), built.status().message());
     const std::string& headers = built->headers;
     CHECK(contains(headers, "Message-ID: <ack-997-x12-7.acme@edihub>\r\n"));
@@ -97,28 +96,28 @@ TEST_CASE(
     CHECK(contains(built->body, oaep ? rsaes_oaep : rsa));
     CHECK_FALSE(contains(built->body, oaep ? rsa : rsaes_oaep));
     // The partner decrypts it; the first part is the entity whose MIC it returns, signed by us.
-    auto plain = crypto::decrypt(built->body, {identity("acme")});
+    auto plain = crypto::decrypt(built->body, {load_identity("acme")});
     REQUIRE_MESSAGE(plain.is_ok(), plain.status().message());
     auto parts = signed_parts(plain.value(), "----=_edihub_ack_7");
     REQUIRE(parts.size() == 2);
-    CHECK(parts[0] == delivery::as2_entity(e));
-    CHECK(delivery::as2_entity(e) ==
+    CHECK(parts[0] == as2::as2_entity(e));
+    CHECK(as2::as2_entity(e) ==
           "Content-Type: application/edi-x12\r\nContent-Transfer-Encoding: binary\r\n\r\n" + e.item.body);
     mime::Entity sig;
     REQUIRE_FALSE(mime::parse_entity(parts[1], &sig));
     std::string der;
     REQUIRE_FALSE(mime::decode_body(sig, &der));
-    auto v = crypto::verify_detached(parts[0], der, {identity("edihub").certificate});
+    auto v = crypto::verify_detached(parts[0], der, {load_identity("edihub").certificate});
     CHECK_MESSAGE(v.is_ok(), v.status().message());
   }
   partner.certificates.encryption.clear();
-  CHECK(delivery::build_as2(e, partner, out).status().message() ==
+  CHECK(as2::build_as2(e, partner, out).status().message() ==
         "partner 'acme' has no <certificate use=\"encryption\"> to encrypt to");
   partner.certificates.encryption = test::source_path("partners/certs/acme.crt");
   partner.acknowledgments.mdn = config::Partner::Acknowledgments::Mdn::Async;
-  CHECK(contains(delivery::build_as2(e, partner, out).status().message(), "no <listen public-url>"));
+  CHECK(contains(as2::build_as2(e, partner, out).status().message(), "no <listen public-url>"));
   out.receipt_url = "https://gw.example/as2";
-  auto async = delivery::build_as2(e, partner, out);
+  auto async = as2::build_as2(e, partner, out);
   REQUIRE(async.is_ok());
   CHECK(contains(async->headers, "Receipt-Delivery-Option: https://gw.example/as2\r\n"));
 }
@@ -132,19 +131,19 @@ TEST_CASE("an acknowledgment compressed before signing, with the digest the prof
   partner.as2.digest = "sha-512";
   as2::Settings settings;
   settings.our_as2_id = "EDIHUB";
-  settings.identities.push_back(identity("edihub"));
-  delivery::As2Outbound out;
+  settings.identities.push_back(load_identity("edihub"));
+  as2::As2Outbound out;
   out.settings = &settings;
   const store::OutboxEntry e = ack();
-  auto built = delivery::build_as2(e, partner, out);
+  auto built = as2::build_as2(e, partner, out);
   REQUIRE_MESSAGE(built.is_ok(), built.status().message());
   CHECK(contains(built->headers, "signed-receipt-micalg=optional, sha-512\r\n"));
-  auto plain = crypto::decrypt(built->body, {identity("acme")});
+  auto plain = crypto::decrypt(built->body, {load_identity("acme")});
   REQUIRE_MESSAGE(plain.is_ok(), plain.status().message());
   CHECK(contains(plain.value(), "micalg=sha-512;"));
   auto parts = signed_parts(plain.value(), "----=_edihub_ack_7");
   REQUIRE(parts.size() == 2);
-  CHECK(parts[0] == delivery::as2_signed_entity(e, partner));
+  CHECK(parts[0] == as2::as2_signed_entity(e, partner));
   // The signed part is compressed-data that OpenSSL reads and zlib inflates
   // back to the acknowledgment's entity.
   mime::Entity compressed;
@@ -155,23 +154,23 @@ TEST_CASE("an acknowledgment compressed before signing, with the digest the prof
   Lease lease(&budget, 1 << 20);
   auto inflated = crypto::decompress(compressed.body, lease);
   REQUIRE_MESSAGE(inflated.is_ok(), inflated.status().message());
-  CHECK(inflated.value() == delivery::as2_entity(e));
+  CHECK(inflated.value() == as2::as2_entity(e));
   mime::Entity sig;
   REQUIRE_FALSE(mime::parse_entity(parts[1], &sig));
   std::string der;
   REQUIRE_FALSE(mime::decode_body(sig, &der));
-  auto v = crypto::verify_detached(parts[0], der, {identity("edihub").certificate});
+  auto v = crypto::verify_detached(parts[0], der, {load_identity("edihub").certificate});
   REQUIRE_MESSAGE(v.is_ok(), v.status().message());
   CHECK(v->digest == "sha512");
   // The MIC the partner must return: SHA-512 over the compressed entity.
-  const as2::Mic mic = delivery::as2_expected_mic(e, partner);
+  const as2::Mic mic = as2::as2_expected_mic(e, partner);
   CHECK(mic.algorithm == "sha-512");
   CHECK(mic.value == crypto::mic(parts[0], "sha-512").value());
 }
 
 TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our message") {
-  const std::vector<crypto::Certificate> acme{identity("acme").certificate};
-  const std::string mic = delivery::as2_expected_mic(ack(), config::Partner{}).value;
+  const std::vector<crypto::Certificate> acme{load_identity("acme").certificate};
+  const std::string mic = as2::as2_expected_mic(ack(), config::Partner{}).value;
   auto mdn = as2::read_partner_mdn(kSignedType, signed_mdn(report(mic)), acme);
   REQUIRE_MESSAGE(mdn.is_ok(), mdn.status().message());
   CHECK(mdn->signed_);
@@ -222,7 +221,7 @@ TEST_CASE("a partner's signed MDN: verified, read, and its verdict on our messag
     CHECK(contains(as2::read_partner_mdn(kSignedType, altered, acme).status().message(), "the MDN's signature"));
   }
   SUBCASE("signed by someone else") {
-    CHECK(contains(as2::read_partner_mdn(kSignedType, signed_mdn(report(mic)), {identity("edihub").certificate})
+    CHECK(contains(as2::read_partner_mdn(kSignedType, signed_mdn(report(mic)), {load_identity("edihub").certificate})
                        .status()
                        .message(),
                    "the MDN's signature"));
@@ -242,17 +241,17 @@ TEST_CASE("an acknowledgment over AS4: one UserMessage, its MessageId the row's,
   partner.as4.send_party = "acme-party";
   partner.as4.send_party_type = "urn:acme";
   partner.as4.compress = true;
-  delivery::As4Outbound out;
+  as4::As4Outbound out;
   out.our_party_id = "edihub";
   store::OutboxEntry e = ack();
   e.item.channel = "as4";
   e.item.reference = "<m1@acme>";
   e.created_at_ms = 1710496800000;  // 2024-03-15T10:00:00Z
-  CHECK(delivery::as4_message_id(e) == "ack-997-x12-7.acme@edihub");
-  auto built = delivery::build_as4(e, partner, out);
+  CHECK(as4::as4_message_id(e) == "ack-997-x12-7.acme@edihub");
+  auto built = as4::build_as4(e, partner, out);
   REQUIRE_MESSAGE(built.is_ok(), built.status().message());
   // The same bytes when built again (a restart before the first send rebuilds nothing, but could).
-  CHECK(delivery::build_as4(e, partner, out)->body == built->body);
+  CHECK(as4::build_as4(e, partner, out)->body == built->body);
   mime::ContentType ct;
   const std::string type_line = built->headers.substr(0, built->headers.find("\r\n"));
   REQUIRE_FALSE(mime::parse_content_type(type_line.substr(std::string("Content-Type: ").size()), &ct));
@@ -285,6 +284,5 @@ TEST_CASE("an acknowledgment over AS4: one UserMessage, its MessageId the row's,
   CHECK(inflated.value() == e.item.body);
 
   partner.as4.send_party.clear();
-  CHECK(delivery::build_as4(e, partner, out).status().message() ==
-        "partner 'acme' has no <as4 party-id url> to send to");
+  CHECK(as4::build_as4(e, partner, out).status().message() == "partner 'acme' has no <as4 party-id url> to send to");
 }

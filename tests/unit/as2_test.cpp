@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "src/receivers/as2/mdn.h"
-#include "src/receivers/as4/as4.h"
+#include "src/protocols/as2/mdn.h"
+#include "src/protocols/as4/inbound.h"
 
 using namespace edihub;
 

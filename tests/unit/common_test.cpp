@@ -1,8 +1,9 @@
-// The shared vocabulary: partner_text(), budgets, outcome words, Result.
+// The shared vocabulary: partner_text(), budgets, outcome words, Result, log lines.
 #include <doctest/doctest.h>
 
 #include "src/common/budget.h"
 #include "src/common/cidr.h"
+#include "src/common/event_log.h"
 #include "src/common/outcome.h"
 #include "src/common/partner_text.h"
 #include "src/common/status.h"
@@ -156,4 +157,24 @@ TEST_CASE("errors carry a code chosen where they arise; the macros return them u
   Result<int> misused = Status::ok();
   CHECK(misused.status().code() == Code::Internal);
 #endif
+}
+
+TEST_CASE("log lines: the same fields as logfmt or JSON, partner bytes bounded and never structure") {
+  LogLine line("protocol", "as2");
+  line.add("partner", "acme")
+      .add("message_id", "<1@acme.example>")
+      .add("status", 200)
+      .add("peer", "")
+      .add_nonempty("detail", "")
+      .add("note", "a \"b\"=c\\d");
+  CHECK(line.render(LogFormat::Text) ==
+        R"(protocol=as2 partner=acme message_id=<1@acme.example> status=200 peer="" note="a \"b\"=c\\d")");
+  CHECK(
+      line.render(LogFormat::Json) ==
+      R"({"protocol":"as2","partner":"acme","message_id":"<1@acme.example>","status":200,"peer":"","note":"a \"b\"=c\\d"})");
+
+  // A forged line break, a control byte and an overlong value: escaped and cut, one line, one field.
+  LogLine hostile("problem", "x\r\n[error] forged\x01" + std::string(500, 'a'), 40);
+  CHECK(hostile.render(LogFormat::Text) == R"(problem="x\\x0D\\x0A[error] forged\\x01aaaaaaaaaa...")");
+  CHECK(hostile.render(LogFormat::Json) == R"({"problem":"x\\x0D\\x0A[error] forged\\x01aaaaaaaaaa..."})");
 }

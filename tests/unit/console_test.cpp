@@ -9,8 +9,8 @@
 #include "tests/unit/temp_db.h"
 
 using namespace edihub;
-using receivers::HttpAnswer;
-using receivers::HttpRequest;
+using http::HttpAnswer;
+using http::HttpRequest;
 
 namespace {
 

@@ -3,13 +3,15 @@
 // the partner's <auth> decisions (pinned TLS client certificates).
 #include <doctest/doctest.h>
 
+#include "src/http/reader.h"
+#include "src/identity/partner_auth.h"
 #include "src/receivers/capture.h"
 #include "src/receivers/edge.h"
-#include "src/receivers/http_reader.h"
-#include "src/receivers/partner_auth.h"
 
 using namespace edihub;
 using namespace edihub::receivers;
+using namespace edihub::http;
+using namespace edihub::identity;
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The partner-facing HTTP server in-process (src/server/http_server.h), over
+// The partner-facing HTTP server in-process (src/http/server.h), over
 // real loopback sockets, so that the listener runs under ASan/UBSan and TSan:
 // answers from the head, the head deadline, the per-client cap, pipelined
 // requests answered in order, the hand-off of complete requests and of heads
@@ -19,29 +19,29 @@
 #include <string>
 #include <thread>
 
-#include "src/server/http_server.h"
+#include "src/http/server.h"
 
 using namespace edihub;
-using receivers::HttpAnswer;
-using receivers::HttpRequest;
+using http::HttpAnswer;
+using http::HttpRequest;
 
 namespace {
 
 // A handler that says which thread did what.
-struct Recorder : server::Handler {
+struct Recorder : http::Handler {
   std::mutex mu;
   std::set<std::thread::id> head_threads, worker_threads, head_work_threads;
   std::atomic<int> requests{0};
   std::atomic<int> slow_ms{0};
 
-  server::HeadDecision on_head(const HttpRequest& head) override {
+  http::HeadDecision on_head(const HttpRequest& head) override {
     {
       std::lock_guard<std::mutex> lock(mu);
       head_threads.insert(std::this_thread::get_id());
     }
-    if (head.target == "/healthz") return receivers::text_answer(200, "ok", Outcome::Processed);
-    if (head.target == "/refuse") return receivers::text_answer(403, "refused from the head", Outcome::Rejected);
-    if (head.target == "/screen" || head.target == "/screen-refuse") return server::HeadDecision::on_worker();
+    if (head.target == "/healthz") return http::text_answer(200, "ok", Outcome::Processed);
+    if (head.target == "/refuse") return http::text_answer(403, "refused from the head", Outcome::Rejected);
+    if (head.target == "/screen" || head.target == "/screen-refuse") return http::HeadDecision::on_worker();
     return std::nullopt;
   }
   std::optional<HttpAnswer> on_head_work(const HttpRequest& head) override {
@@ -49,7 +49,7 @@ struct Recorder : server::Handler {
       std::lock_guard<std::mutex> lock(mu);
       head_work_threads.insert(std::this_thread::get_id());
     }
-    if (head.target == "/screen-refuse") return receivers::text_answer(401, "refused by a worker", Outcome::Rejected);
+    if (head.target == "/screen-refuse") return http::text_answer(401, "refused by a worker", Outcome::Rejected);
     return std::nullopt;
   }
   HttpAnswer on_request(const HttpRequest& r) override {
@@ -59,7 +59,7 @@ struct Recorder : server::Handler {
     }
     ++requests;
     if (slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms.load()));
-    return receivers::text_answer(200, "got " + r.target + " " + std::to_string(r.body.size()), Outcome::Processed);
+    return http::text_answer(200, "got " + r.target + " " + std::to_string(r.body.size()), Outcome::Processed);
   }
   void on_answered(const HttpRequest&, const HttpAnswer&, int64_t) override {}
 };
@@ -101,12 +101,12 @@ struct Client {
 
 struct Server {
   Recorder handler;
-  server::ListenerOptions options;
-  std::unique_ptr<server::HttpServer> http;
-  explicit Server(server::ListenerOptions o) : options(std::move(o)) {
+  http::ListenerOptions options;
+  std::unique_ptr<http::HttpServer> http;
+  explicit Server(http::ListenerOptions o) : options(std::move(o)) {
     options.address = "127.0.0.1";
     options.port = 0;
-    http = std::make_unique<server::HttpServer>(options, handler);
+    http = std::make_unique<http::HttpServer>(options, handler);
     REQUIRE(http->start().is_ok());
   }
   ~Server() { http->stop(2000); }
@@ -122,7 +122,7 @@ std::string post(const std::string& target, const std::string& body) {
 }  // namespace
 
 TEST_CASE("http server: the head answered on an I/O thread, the request on a worker, a head's work on a worker") {
-  Server s(server::ListenerOptions{});
+  Server s(http::ListenerOptions{});
   Client c(s.port());
   c.send(get("/healthz"));
   CHECK(c.read(2000).find("HTTP/1.1 200 OK") == 0);
@@ -148,7 +148,7 @@ TEST_CASE("http server: the head answered on an I/O thread, the request on a wor
 }
 
 TEST_CASE("http server: pipelined requests are answered in order, each once") {
-  Server s(server::ListenerOptions{});
+  Server s(http::ListenerOptions{});
   Client c(s.port());
   c.send(post("/one", "1") + post("/two", "22") + get("/healthz") + post("/three", "333"));
   const std::string all = c.read(3000, 4);
@@ -163,7 +163,7 @@ TEST_CASE("http server: pipelined requests are answered in order, each once") {
 }
 
 TEST_CASE("http server: a head that does not arrive in time is 408; an idle kept-alive connection is closed") {
-  server::ListenerOptions o;
+  http::ListenerOptions o;
   o.head_timeout_ms = 300;
   Server s(o);
   Client slow(s.port());
@@ -179,7 +179,7 @@ TEST_CASE("http server: a head that does not arrive in time is 408; an idle kept
 }
 
 TEST_CASE("http server: connections per client are capped") {
-  server::ListenerOptions o;
+  http::ListenerOptions o;
   o.max_connections_per_client = 2;
   Server s(o);
   Client a(s.port()), b(s.port());
@@ -194,7 +194,7 @@ TEST_CASE("http server: connections per client are capped") {
 }
 
 TEST_CASE("http server: a full worker queue is 503 at once, and what was taken is answered") {
-  server::ListenerOptions o;
+  http::ListenerOptions o;
   o.threads = 1;
   o.queue = 1;
   Server s(o);

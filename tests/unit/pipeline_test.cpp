@@ -3,8 +3,8 @@
 // the phase4 project's): what each stage answers, and what one commit leaves.
 #include <doctest/doctest.h>
 
-#include "src/receivers/as2/as2.h"
-#include "src/receivers/as4/as4.h"
+#include "src/protocols/as2/inbound.h"
+#include "src/protocols/as4/inbound.h"
 #include "src/receivers/capture.h"
 #include "src/receivers/pipeline.h"
 #include "tests/unit/temp_db.h"
@@ -12,6 +12,8 @@
 
 using namespace edihub;
 using namespace edihub::receivers;
+using namespace edihub::http;
+using namespace edihub::identity;
 
 namespace {
 
