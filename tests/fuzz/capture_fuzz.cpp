@@ -9,6 +9,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace edihub::receivers;
+  using namespace edihub::http;
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   if (capture_kind(bytes) == CaptureKind::None) return 0;
   edihub::Result<HttpRequest> r = read_capture(bytes);

@@ -15,7 +15,6 @@ namespace {
 
 using namespace edihub::receivers;
 using namespace edihub::http;
-using namespace edihub::identity;
 
 // Every request in `bytes` read with pieces of `step`: method, target, headers, body or the failure.
 std::vector<std::string> requests(std::string_view bytes, size_t step) {
