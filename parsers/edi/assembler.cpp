@@ -33,9 +33,11 @@ Interchange Assembler::take() {
   return out;
 }
 
-void Assembler::count(const Segment&, uint64_t) {
+void Assembler::count(const Segment& s, uint64_t) {
   ++ic_.segments;
-  if (message_open_) ++message_.segments;
+  if (!message_open_) return;
+  ++message_.segments;
+  if (observer_ != nullptr) observer_->segment(s, message_.segments);
 }
 
 void Assembler::open_group(Group g, const Segment& header) {
@@ -61,10 +63,19 @@ void Assembler::open_message(Message m, const Segment& header, uint64_t number) 
   message_open_ = true;
   ++group_.message_count;
   ++ic_.message_count;
+  if (observer_ != nullptr) {
+    observer_->begin(ic_, group_, message_);
+    observer_->segment(header, 1);
+  }
 }
 
 void Assembler::close_message(uint64_t end_offset) {
   message_.span.length = end_offset - message_.span.offset;
+  if (observer_ != nullptr) {
+    MessageObserver::Findings found = observer_->end();
+    message_.validated = found.checked;
+    for (SegmentError& e : found.errors) message_.segment_errors.push_back(std::move(e));
+  }
   if (keep_messages_) group_.messages.push_back(std::move(message_));
   message_ = Message{};
   message_open_ = false;

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "parsers/edi/interchange.h"
+#include "parsers/edi/observer.h"
 #include "parsers/edi/segment.h"
 
 namespace edihub::edi {
@@ -20,7 +21,8 @@ bool same_number(std::string_view a, std::string_view b);
 
 class Assembler {
  public:
-  explicit Assembler(bool keep_messages) : keep_messages_(keep_messages) {}
+  // `observer` (may be null, not owned) sees every message's segments.
+  Assembler(bool keep_messages, MessageObserver* observer) : keep_messages_(keep_messages), observer_(observer) {}
 
   enum class Scope { Interchange, Group, Message };
 
@@ -51,6 +53,7 @@ class Assembler {
 
  private:
   bool keep_messages_;
+  MessageObserver* observer_;
   Interchange ic_;
   Group group_;
   Message message_;

@@ -52,6 +52,7 @@ struct Message {
   uint64_t first_segment = 0;  // 1-based position of ST/UNH in the input
   Span span;
   std::vector<SegmentError> segment_errors;
+  bool validated = false;  // a message definition checked it (ParseOptions::observer)
 };
 
 struct Group {

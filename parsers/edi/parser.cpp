@@ -47,7 +47,8 @@ struct Parser::State {
   x12::EnvelopeBuilder x12;
   edifact::EnvelopeBuilder edifact;
 
-  explicit State(const ParseOptions& o) : options(o), x12(o.keep_messages), edifact(o.keep_messages) {}
+  explicit State(const ParseOptions& o)
+      : options(o), x12(o.keep_messages, o.observer), edifact(o.keep_messages, o.observer) {}
 
   void fail(ErrorCode code, uint64_t offset, std::string text) {
     EnvelopeError e;
@@ -143,9 +144,10 @@ bool Parser::State::start_interchange(std::string_view buf, size_t* pos, bool eo
 
 bool Parser::State::read_segments(std::string_view buf, size_t* pos, bool eof) {
   while (true) {
-    // Message content in bulk first: most segments of a file are just counted.
+    // Message content in bulk first: most segments of a file are just counted
+    // (unless an observer reads them).
     const bool x = mode == Mode::X12;
-    if (x ? x12.in_message() : edifact.in_message()) {
+    if (options.observer == nullptr && (x ? x12.in_message() : edifact.in_message())) {
       auto skipped =
           scanner.skip_plain(buf, pos, base, x ? SegmentScanner::Envelope::X12 : SegmentScanner::Envelope::Edifact);
       if (skipped.count > 0) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "parsers/edi/interchange.h"
+#include "parsers/edi/observer.h"
 #include "parsers/edi/segment.h"
 
 namespace edihub::edi {
@@ -20,6 +21,8 @@ struct ParseOptions {
   // huge interchange costs constant memory.
   bool keep_messages = true;
   ScanOptions scan;
+  // Sees every message's segments (a validator); not owned, may be null.
+  MessageObserver* observer = nullptr;
 };
 
 // Incremental parser. Feed it a buffer; it consumes complete segments and

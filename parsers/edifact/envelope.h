@@ -11,7 +11,7 @@ namespace edihub::edifact {
 
 class EnvelopeBuilder {
  public:
-  explicit EnvelopeBuilder(bool keep_messages) : a_(keep_messages) {}
+  EnvelopeBuilder(bool keep_messages, edi::MessageObserver* observer) : a_(keep_messages, observer) {}
 
   enum class Step { Continue, Complete, Restart };  // as x12::EnvelopeBuilder::Step
 

@@ -11,7 +11,7 @@ namespace edihub::x12 {
 
 class EnvelopeBuilder {
  public:
-  explicit EnvelopeBuilder(bool keep_messages) : a_(keep_messages) {}
+  EnvelopeBuilder(bool keep_messages, edi::MessageObserver* observer) : a_(keep_messages, observer) {}
 
   enum class Step {
     Continue,  // more segments belong to this interchange

@@ -9,6 +9,7 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/edi_file.h"
+#include "src/documents/validator.h"
 
 namespace edihub::cli {
 
@@ -35,7 +36,38 @@ Object::Ptr error_json(const edi::EnvelopeError& e) {
   return error_json(std::string(edi::code_name(e.code)), e.segment, e.offset, e.text);
 }
 
-Object::Ptr interchange_json(const edi::Interchange& ic) {
+// A message's findings: whether a definition checked it, and each segment
+// error with its element errors, the 997/999 codes and what they mean.
+Object::Ptr validation_json(const edi::Message& m) {
+  Object::Ptr o = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
+  o->set("checked", m.validated);
+  Array::Ptr segments = new Array;
+  for (const edi::SegmentError& se : m.segment_errors) {
+    Object::Ptr so = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
+    so->set("segment", se.tag);
+    so->set("position", se.position);
+    so->set("loop", se.loop);
+    so->set("code", se.code);
+    so->set("text", std::string(documents::segment_error_text(se.code)));
+    Array::Ptr elements = new Array;
+    for (const edi::ElementError& ee : se.elements) {
+      Object::Ptr eo = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
+      eo->set("position", ee.position);
+      eo->set("component", ee.component);
+      eo->set("reference", ee.reference);
+      eo->set("code", ee.code);
+      eo->set("text", std::string(documents::element_error_text(ee.code)));
+      eo->set("value", ee.value);
+      elements->add(eo);
+    }
+    so->set("elements", elements);
+    segments->add(so);
+  }
+  o->set("errors", segments);
+  return o;
+}
+
+Object::Ptr interchange_json(const edi::Interchange& ic, bool validate) {
   Object::Ptr o = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
   o->set("standard", std::string(edi::standard_name(ic.standard)));
   o->set("sender", party(ic, ic.sender));
@@ -69,6 +101,7 @@ Object::Ptr interchange_json(const edi::Interchange& ic) {
       mo->set("segments", m.segments);
       mo->set("offset", m.span.offset);
       mo->set("length", m.span.length);
+      if (validate) mo->set("validation", validation_json(m));
       messages->add(mo);
     }
     go->set("messages", messages);
@@ -81,7 +114,30 @@ Object::Ptr interchange_json(const edi::Interchange& ic) {
   return o;
 }
 
-void print_text(std::ostream& out, const std::string& file, const edi::Interchange& ic) {
+// "BIG01 (373) '20241301': invalid date"
+void print_element_error(std::ostream& out, const edi::SegmentError& se, const edi::ElementError& ee) {
+  out << "      " << se.tag << (ee.position < 10 ? "0" : "") << ee.position;
+  if (ee.component > 0) out << "-" << ee.component;
+  if (!ee.reference.empty()) out << " (" << ee.reference << ")";
+  if (!ee.value.empty()) out << " '" << ee.value << "'";
+  out << ": " << documents::element_error_text(ee.code) << " (code " << ee.code << ")\n";
+}
+
+void print_validation(std::ostream& out, const edi::Message& m) {
+  if (!m.validated) {
+    out << "    not validated: no definition for " << m.type << " " << m.version << "\n";
+    return;
+  }
+  if (m.segment_errors.empty()) out << "    valid\n";
+  for (const edi::SegmentError& se : m.segment_errors) {
+    out << "    " << se.tag << " at segment " << se.position;
+    if (!se.loop.empty()) out << " (loop " << se.loop << ")";
+    out << ": " << documents::segment_error_text(se.code) << " (code " << se.code << ")\n";
+    for (const edi::ElementError& ee : se.elements) print_element_error(out, se, ee);
+  }
+}
+
+void print_text(std::ostream& out, const std::string& file, const edi::Interchange& ic, bool validate) {
   out << file << ": " << edi::standard_name(ic.standard) << " interchange " << ic.control_number << " from "
       << party(ic, ic.sender) << " to " << party(ic, ic.receiver) << ", version " << ic.version
       << (ic.test ? ", test" : "") << ", " << ic.message_count << " message" << (ic.message_count == 1 ? "" : "s")
@@ -91,6 +147,7 @@ void print_text(std::ostream& out, const std::string& file, const edi::Interchan
       out << "  " << m.type << " " << m.control_number << " (" << m.version << "), " << m.segments << " segments";
       if (!g.implicit) out << ", group " << g.control_number;
       out << "\n";
+      if (validate) print_validation(out, m);
     }
   }
   for (const auto& e : ic.errors) {
@@ -152,7 +209,7 @@ void write_text_errors(std::ostream& out, std::ostream& err, const std::string& 
 // One file, streamed: with --json the document is written as the parser goes,
 // `{"file":...,"interchanges":[` first, so memory does not grow with the
 // number of interchanges. False when the file had any problem.
-bool inspect_file(const std::string& file, bool json, std::ostream& out, std::ostream& err) {
+bool inspect_file(const std::string& file, bool json, bool validate, std::ostream& out, std::ostream& err) {
   if (json) {
     out << "{\"file\":";
     Poco::JSON::Stringifier::formatString(file, out);
@@ -162,15 +219,21 @@ bool inspect_file(const std::string& file, bool json, std::ostream& out, std::os
   uint64_t count = 0;
   FileErrors errors;
   std::string io_error;
+  documents::Validator validator(documents::standard_definitions());
+  edi::ParseOptions options;
+  if (validate) options.observer = &validator;
   bool read = stream_edi_file(
-      file, edi::ParseOptions{},
+      file, options,
       [&](edi::Interchange&& ic) {
         if (!ic.ok()) ok = false;
+        for (const auto& g : ic.groups)
+          for (const auto& m : g.messages)
+            if (!m.segment_errors.empty()) ok = false;
         if (!json) {
-          print_text(out, file, ic);
+          print_text(out, file, ic, validate);
         } else {
           if (count > 0) out << ',';
-          Poco::JSON::Stringifier::stringify(interchange_json(ic), out);
+          Poco::JSON::Stringifier::stringify(interchange_json(ic, validate), out);
         }
         ++count;
       },
@@ -196,18 +259,20 @@ const CommandSpec& inspect_spec() {
   static const CommandSpec spec{"inspect",
                                 "Prints the X12/EDIFACT interchanges in files, with their envelope errors.\n"
                                 "Every interchange, group and message found. Exit 0 when every file parsed without\n"
-                                "envelope errors, 1 otherwise.",
+                                "envelope errors (and, with --validate, every message passed its definition), 1\n"
+                                "otherwise.",
                                 "FILE...",
                                 1,
-                                {{"json", "", "one JSON document per file on stdout"}}};
+                                {{"json", "", "one JSON document per file on stdout"},
+                                 {"validate", "", "check each message against its definition, with 997/999 codes"}}};
   return spec;
 }
 
 int run_inspect(const Args& args, std::ostream& out, std::ostream& err) {
-  const bool json = args.flag("json");
+  const bool json = args.flag("json"), validate = args.flag("validate");
   bool all_ok = true;
   for (const std::string& file : args.positional)
-    if (!inspect_file(file, json, out, err)) all_ok = false;
+    if (!inspect_file(file, json, validate, out, err)) all_ok = false;
   return all_ok ? kOk : kProblems;
 }
 

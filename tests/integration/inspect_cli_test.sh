@@ -28,4 +28,29 @@ if [[ $lines != 2 ]]; then
   echo "FAIL: expected 2 JSON lines, got $lines"
   fail=1
 fi
+# --validate: the sample 810 passes its definition; one with a bad date and
+# an unknown segment fails with the codes a 997 would carry.
+expect 0 inspect --validate samples/edi/x12-810-004010.edi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+sed -e 's/^DTM\*011\*20240312~/DTM*011*20240230~/' -e 's/^TDS\*88308~/TDS*88308~\nZZZ*1~/' \
+  -e 's/^SE\*23\*0001~/SE*24*0001~/' samples/edi/x12-810-004010.edi >"$work/bad.edi"
+expect 1 inspect --validate "$work/bad.edi"
+expect 0 inspect "$work/bad.edi"
+got=$("$edihub" inspect --validate "$work/bad.edi" | sed "s|$work/||")
+want="bad.edi: x12 interchange 000000201 from ZZ:ACMESUPPLY to ZZ:EDIHUB, version 00401, 1 message
+  810 0001 (004010), 24 segments, group 201
+    DTM at segment 14: segment has data element errors (code 8)
+      DTM02 (373) '20240230': invalid date (code 8)
+    ZZZ at segment 22: unrecognized segment ID (code 1)"
+if [[ $got != "$want" ]]; then
+  echo "FAIL: inspect --validate printed:"
+  echo "$got"
+  fail=1
+fi
+json=$("$edihub" inspect --validate --json "$work/bad.edi")
+if [[ $json != *'"validation":{"checked":true,"errors":[{"segment":"DTM","position":14,"loop":"","code":"8","text":"segment has data element errors","elements":[{"position":2,"component":0,"reference":"373","code":"8","text":"invalid date","value":"20240230"}]}'* ]]; then
+  echo "FAIL: inspect --validate --json printed: $json"
+  fail=1
+fi
 exit $fail

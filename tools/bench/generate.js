@@ -215,9 +215,9 @@ function x12Invoice(seg, stcn) {
   seg('ST', '810', stcn);
   const po = 'PO' + digits(8);
   seg('BIG', ccyymmdd(), 'INV' + digits(7), ccyymmdd(-int(3, 20)), po);
+  seg('CUR', 'SE', 'USD');  // 004010 810: CUR (040) before REF (050)
   seg('REF', 'IA', 'VEND' + digits(4));
   if (chance(0.4)) seg('REF', 'VN', 'SO' + digits(7), 'SALES ORDER', 'PO>' + po);
-  seg('CUR', 'SE', 'USD');
   nameAddress(seg, 'ST', pick(COMPANIES) + ' STORE ' + int(1, 999), '92', digits(5));
   nameAddress(seg, 'RE', pick(COMPANIES), '92', 'V' + digits(5));
   seg('ITD', '01', '3', '2', '', '10', '', '30');

@@ -1,0 +1,77 @@
+// The streaming validator: checks each message against its definition while
+// the envelope parser reads it, segment by segment, in memory bounded by the
+// definition (a stack of loops, counts per position), never by the message.
+// Its findings are X12 segment and element errors with the 997/999 codes:
+//
+//   AK304/IK304  1 unrecognized segment ID      2 unexpected segment
+//                3 mandatory segment missing    4 loop occurs over maximum times
+//                5 segment exceeds maximum use  6 segment not in defined transaction set
+//                7 segment not in proper sequence   8 segment has data element errors
+//   AK403/IK403  1 mandatory element missing    2 conditional required element missing
+//                3 too many data elements       4 data element too short
+//                5 data element too long        6 invalid character in data element
+//                7 invalid code value           8 invalid date
+//                9 invalid time                 10 exclusion condition violated
+//
+// A message whose standard, version and type have no definition is not
+// checked (Message::validated stays false); the envelope checks still apply.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parsers/edi/observer.h"
+#include "src/documents/definition.h"
+
+namespace edihub::documents {
+
+struct ValidatorLimits {
+  size_t max_segment_errors = 100;  // per message; the rest are counted, not listed
+  size_t max_element_errors = 20;   // per segment
+};
+
+// What an AK304/IK304 or AK403/IK403 code means, for people ("invalid date").
+std::string_view segment_error_text(std::string_view code);
+std::string_view element_error_text(std::string_view code);
+
+class Validator : public edi::MessageObserver {
+ public:
+  explicit Validator(const Definitions& definitions, ValidatorLimits limits = {})
+      : defs_(definitions), limits_(limits) {}
+
+  void begin(const edi::Interchange& ic, const edi::Group& group, const edi::Message& message) override;
+  void segment(const edi::Segment& s, uint32_t number) override;
+  Findings end() override;
+
+  // Errors found beyond max_segment_errors in the last message ended.
+  uint64_t dropped() const { return dropped_; }
+
+ private:
+  struct Frame {
+    const Node* loop;
+    size_t index;                 // the current position in loop->children (npos: before the first)
+    std::vector<uint32_t> count;  // uses (segments) or repetitions (loops) per position
+  };
+  void place(const edi::Segment& s, uint32_t number);
+  // The AK304 code for a segment that has no position reachable from here.
+  std::string unplaced_code(std::string_view tag) const;
+  // Reports mandatory positions of frame f in [from, to) never used.
+  void missing(const Frame& f, size_t from, size_t to, uint32_t number);
+  void check_elements(const SegmentDef& def, const edi::Segment& s, uint32_t number);
+  void report(edi::SegmentError e);
+  std::string loop_id() const;
+
+  const Definitions& defs_;
+  ValidatorLimits limits_;
+  const MessageDef* def_ = nullptr;
+  edi::Delimiters d_;
+  std::string standard_, version_;
+  std::vector<Frame> stack_;
+  std::vector<edi::SegmentError> errors_;
+  std::vector<std::string_view> values_, components_;  // scratch of check_elements()
+  uint64_t dropped_ = 0;
+};
+
+}  // namespace edihub::documents

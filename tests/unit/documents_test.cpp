@@ -1,0 +1,227 @@
+// Message definitions as data and the streaming validator: the shipped files
+// load, the definition format's errors name the file and line, files written
+// by other projects validate without false errors, and each 997 AK304/AK403
+// code the validator emits comes with a message that has exactly that error
+// and the exact acknowledgment segments.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "parsers/edi/parser.h"
+#include "parsers/x12/acks.h"
+#include "src/documents/definition.h"
+#include "src/documents/validator.h"
+#include "tests/unit/test_util.h"
+
+using namespace edihub;
+
+namespace {
+
+const x12::AckEnvelope kEnv{"17", "1701", "20240103", "0915", "\n", std::nullopt, std::nullopt};
+
+// The sample 810's content (samples/edi/x12-810-004010.edi), ST and SE left out.
+const std::vector<std::string> kInvoice = {
+    "BIG*20240315*INV-88301*20240305*PO45001234",
+    "REF*IA*VEND7788",
+    "N1*RE*ACME SUPPLY CO*92*ACME01",
+    "N3*PO BOX 4410",
+    "N4*DAYTON*OH*45401*US",
+    "N1*BT*EDIHUB DEMO RETAIL INC*92*BT01",
+    "ITD*01*3*2**10**30*****2% 10 NET 30",
+    "DTM*011*20240312",
+    "IT1*1*24*EA*12.50**UP*012345678905*VP*WID-100",
+    "PID*F****WIDGET 100MM",
+    "IT1*2*12*EA*39.99**UP*012345678912*VP*GAD-200",
+    "PID*F****GADGET 200 STAINLESS",
+    "TDS*88308",
+    "CTT*2",
+};
+
+// One interchange with one 810 of `content`; SE01 counts it right.
+std::string interchange(const std::vector<std::string>& content, const std::string& type = "810") {
+  std::string out =
+      "ISA*00*          *00*          *ZZ*ACMESUPPLY     *ZZ*EDIHUB         *240315*0800*U*00401*000000201*0*P*>~"
+      "GS*IN*ACMESUPPLY*EDIHUB*20240315*0800*201*X*004010~ST*" +
+      type + "*0001~";
+  for (const auto& s : content) out += s + "~";
+  out += "SE*" + std::to_string(content.size() + 2) + "*0001~GE*1*201~IEA*1*000000201~";
+  return out;
+}
+
+edi::ParseResult validate(const std::string& bytes,
+                          const documents::Definitions& defs = documents::standard_definitions()) {
+  documents::Validator validator(defs);
+  edi::ParseOptions options;
+  options.observer = &validator;
+  return edi::parse(bytes, options);
+}
+
+// The AK3, AK4 and AK5 segments of the 997 for `content`, one per line.
+std::string findings(const std::vector<std::string>& content,
+                     const documents::Definitions& defs = documents::standard_definitions(),
+                     const std::string& type = "810") {
+  edi::ParseResult r = validate(interchange(content, type), defs);
+  REQUIRE(r.interchanges.size() == 1);
+  REQUIRE(r.interchanges[0].ok());  // the envelope is fine: only the validator speaks
+  REQUIRE(r.interchanges[0].groups.at(0).messages.at(0).validated);
+  const std::string ack = x12::build_997(r.interchanges[0], kEnv);
+  std::string out;
+  size_t start = 0;
+  while (start < ack.size()) {
+    size_t end = ack.find('\n', start);
+    if (end == std::string::npos) end = ack.size();
+    const std::string line = ack.substr(start, end - start);
+    if (line.rfind("AK3", 0) == 0 || line.rfind("AK4", 0) == 0 || line.rfind("AK5", 0) == 0) out += line + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> with(std::vector<std::string> content, size_t at, const std::string& segment) {
+  content.at(at) = segment;
+  return content;
+}
+
+std::vector<std::string> inserted(std::vector<std::string> content, size_t at, const std::string& segment) {
+  content.insert(content.begin() + static_cast<std::ptrdiff_t>(at), segment);
+  return content;
+}
+
+Result<documents::Definitions> load(const std::string& text, const std::string& name = "test.def") {
+  return documents::Definitions::load({{name, text}});
+}
+
+}  // namespace
+
+TEST_CASE("the shipped definitions load, and say what they define") {
+  REQUIRE(!documents::shipped_definition_files().empty());
+  auto loaded = documents::Definitions::load(documents::shipped_definition_files());
+  REQUIRE_MESSAGE(loaded.is_ok(), loaded.status().message());
+  CHECK(loaded->names() == std::vector<std::string>{"x12 004010 810"});
+  CHECK(documents::standard_definitions().message("x12", "004010VICS", "810") != nullptr);
+  CHECK(documents::standard_definitions().message("x12", "005010", "810") == nullptr);
+}
+
+TEST_CASE("definition files: each mistake names the file, the line and what was expected") {
+  CHECK(load("element 1 AN 1 2\n").status().message() ==
+        "test.def:1: the file must start with `standard NAME VERSION`");
+  CHECK(load("standard x12 004010\nelement 1 XX 1 2\n").status().message() ==
+        "test.def:2: element 1: type 'XX' is not AN, ID, DT, TM, R or N0-N9");
+  CHECK(load("standard x12 004010\nelement 1 AN 3 2\n").status().message() ==
+        "test.def:2: element 1: lengths must be 1 <= MIN <= MAX");
+  CHECK(load("standard x12 004010\nsegment ZZ\n  9 M\n").status().message() ==
+        "test.def:3: segment ZZ: element 9 is not defined");
+  CHECK(load("standard x12 004010\nelement 9 AN 1 2\nsegment ZZ\n  9 M\n  rule P0102\n").status().message() ==
+        "test.def:5: rule P0102 names position 2 of segment ZZ, which has 1");
+  CHECK(load("standard x12 004010\nsegment ZZ open\nmessage 1\n  ZZ M 1\n  loop ZZ O 2\n    ZZ O 1\n")
+            .status()
+            .message() == "test.def:5: loop ZZ has no `end`");
+  CHECK(load("standard x12 004010\nsegment ZZ open\nsegment YY open\nmessage 1\n  loop ZZ O 2\n    YY O 1\n  end\n")
+            .status()
+            .message() == "test.def:5: loop ZZ must start with segment ZZ");
+  CHECK(load("standard x12 004010\nmessage 1\n  QQ M >0\n").status().message() ==
+        "test.def:3: maximum '>0' is not a number >= 1 or >1");
+  CHECK(load("standard edifact D96A\n").status().message() ==
+        "test.def:1: standard 'edifact' is not one edihub reads (x12)");
+  // A file may use what another file of its version defines, in any order.
+  auto split = documents::Definitions::load(
+      {{"m.def", "standard x12 004010\nmessage 1\n  ZZ M 1\n"}, {"s.def", "standard x12 004010\nsegment ZZ open\n"}});
+  CHECK(split.is_ok());
+}
+
+TEST_CASE("files written by other projects and the samples: every 004010 810 validates without errors") {
+  int checked = 0;
+  for (const std::string dir : {"tests/corpus/staedi/", "samples/edi/"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(test::source_path(dir))) {
+      const std::string file = entry.path().filename().string();
+      if (file.rfind("broken", 0) == 0 || entry.path().extension() != ".edi") continue;
+      edi::ParseResult r = validate(test::read_file(entry.path().string()));
+      for (const auto& ic : r.interchanges)
+        for (const auto& g : ic.groups)
+          for (const auto& m : g.messages) {
+            if (!m.validated) continue;
+            ++checked;
+            std::string first;
+            if (!m.segment_errors.empty())
+              first =
+                  m.segment_errors[0].tag + " " + m.segment_errors[0].code +
+                  (m.segment_errors[0].elements.empty() ? "" : " element code " + m.segment_errors[0].elements[0].code);
+            const std::string where = file + " " + m.control_number + ": " + first;
+            CHECK_MESSAGE(m.segment_errors.empty(), where);
+          }
+    }
+  }
+  // x12_simple810 (2), x12_invoice810_po850_dual (2; its 850 is 003010), x12-810-004010, two-interchanges.
+  CHECK(checked == 6);
+}
+
+TEST_CASE("a valid message: an accepted 997, and messages without a definition are not checked") {
+  CHECK(findings(kInvoice) == "AK5*A~\n");
+  edi::ParseResult r = validate(interchange({"BEG*00*SA*PO1**20240101"}, "850"));
+  REQUIRE(r.interchanges.size() == 1);
+  CHECK(!r.interchanges[0].groups[0].messages[0].validated);
+  CHECK(r.interchanges[0].groups[0].messages[0].segment_errors.empty());
+}
+
+TEST_CASE("segment errors: each AK304 code with the exact AK3") {
+  // 1: a tag no dictionary knows.
+  CHECK(findings(inserted(kInvoice, 1, "ZZZ*1")) == "AK3*ZZZ*3**1~\nAK5*R*5~\n");
+  // 2: LQ belongs inside an LM loop, which was never started.
+  CHECK(findings(inserted(kInvoice, 1, "LQ*1")) == "AK3*LQ*3**2~\nAK5*R*5~\n");
+  // 3: BIG missing, noticed at the REF that follows ST.
+  CHECK(findings(std::vector<std::string>(kInvoice.begin() + 1, kInvoice.end())) == "AK3*BIG*2**3~\nAK5*R*5~\n");
+  // 4: the N9 loop may occur once.
+  CHECK(findings(inserted(inserted(inserted(inserted(kInvoice, 8, "N9*PO*1"), 9, "MSG*A"), 10, "N9*PO*2"), 11,
+                          "MSG*B")) == "AK3*N9*12*N9*4~\nAK5*R*5~\n");
+  // 5: CUR at most once.
+  CHECK(findings(inserted(inserted(kInvoice, 1, "CUR*SE*USD"), 2, "CUR*SE*EUR")) == "AK3*CUR*4**5~\nAK5*R*5~\n");
+  // 7: CUR's place is before the N1 loop.
+  CHECK(findings(inserted(kInvoice, 6, "CUR*SE*USD")) == "AK3*CUR*8*N1*7~\nAK5*R*5~\n");
+  // 8 and 6 with a definition of our own: a dictionary segment the message does not use.
+  auto defs = load(
+      "standard x12 004010\nelement 1 AN 1 5\nelement 2 AN 1 5\nsegment AA\n  1 O\n  2 O\n  rule E0102\n"
+      "segment BB open\nsegment ST open\nsegment SE open\nmessage 810\n  ST M 1\n  AA O 1\n  SE M 1\n");
+  REQUIRE(defs.is_ok());
+  CHECK(findings({"BB*1"}, defs.value()) == "AK3*BB*2**6~\nAK5*R*5~\n");
+  // Element code 10: AA01 and AA02 exclude each other.
+  CHECK(findings({"AA*X*Y"}, defs.value()) == "AK3*AA*2**8~\nAK4*2*2*10*Y~\nAK5*R*5~\n");
+}
+
+TEST_CASE("element errors: each AK403 code with the exact AK4 and the bad value") {
+  // 1 mandatory missing
+  CHECK(findings(with(kInvoice, 0, "BIG**INV-1")) == "AK3*BIG*2**8~\nAK4*1*373*1~\nAK5*R*5~\n");
+  // 2 conditional: N103 without N104 (P0304)
+  CHECK(findings(with(kInvoice, 2, "N1*RE*ACME*92")) == "AK3*N1*4*N1*8~\nAK4*4*67*2~\nAK5*R*5~\n");
+  // 3 too many data elements
+  CHECK(findings(with(kInvoice, 3, "N3*A*B*C")) == "AK3*N3*5*N1*8~\nAK4*3**3~\nAK5*R*5~\n");
+  // 4 too short, 5 too long
+  CHECK(findings(with(kInvoice, 1, "REF*I*VEND7788")) == "AK3*REF*3**8~\nAK4*1*128*4*I~\nAK5*R*5~\n");
+  CHECK(findings(with(kInvoice, 0, "BIG*20240315*INV-12345678901234567890")) ==
+        "AK3*BIG*2**8~\nAK4*2*76*5*INV-12345678901234567890~\nAK5*R*5~\n");
+  // 6 invalid character in a numeric element
+  CHECK(findings(with(kInvoice, 12, "TDS*883A8")) == "AK3*TDS*14**8~\nAK4*1*610*6*883A8~\nAK5*R*5~\n");
+  // 7 invalid code value
+  CHECK(findings(with(kInvoice, 9, "PID*Q****WIDGET")) == "AK3*PID*11*PID*8~\nAK4*1*349*7*Q~\nAK5*R*5~\n");
+  // 8 invalid date (no 30 February), 9 invalid time (no minute 61)
+  CHECK(findings(with(kInvoice, 7, "DTM*011*20240230")) == "AK3*DTM*9**8~\nAK4*2*373*8*20240230~\nAK5*R*5~\n");
+  CHECK(findings(with(kInvoice, 7, "DTM*011*20240312*2361")) == "AK3*DTM*9**8~\nAK4*3*337*9*2361~\nAK5*R*5~\n");
+  // A composite's component: REF04 C040 needs its second component.
+  CHECK(findings(with(kInvoice, 1, "REF*IA*VEND7788**ZZ")) == "AK3*REF*3**8~\nAK4*4>2*127*1~\nAK5*R*5~\n");
+  // Several errors in one segment, in element order.
+  CHECK(findings(with(kInvoice, 0, "BIG*20241301*INV-1*2024")) ==
+        "AK3*BIG*2**8~\nAK4*1*373*8*20241301~\nAK4*3*373*4*2024~\nAK5*R*5~\n");
+}
+
+TEST_CASE("the validator's memory is bounded by the definition, its findings by the limits") {
+  std::vector<std::string> noisy = kInvoice;
+  for (int i = 0; i < 500; ++i) noisy.insert(noisy.begin() + 1, "ZZZ*" + std::to_string(i));
+  documents::Validator validator(documents::standard_definitions(), {10, 5});
+  edi::ParseOptions options;
+  options.observer = &validator;
+  edi::ParseResult r = edi::parse(interchange(noisy), options);
+  REQUIRE(r.interchanges.size() == 1);
+  CHECK(r.interchanges[0].groups[0].messages[0].segment_errors.size() == 10);
+  CHECK(validator.dropped() == 490);
+}
