@@ -38,6 +38,12 @@ std::string quotable(std::string_view v, const edi::Delimiters& d) {
   return std::string(v);
 }
 
+// Whether `v` holds the repetition separator, or (`simple`) the component one.
+bool has_separator(std::string_view v, const edi::Delimiters& d, bool simple) {
+  return (simple && v.find(d.component) != std::string_view::npos) ||
+         (d.repetition != 0 && v.find(d.repetition) != std::string_view::npos);
+}
+
 bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
 int digits(std::string_view s, size_t from, size_t n) {
@@ -278,7 +284,9 @@ void Validator::check_elements(const SegmentDef& def, const edi::Segment& s, uin
       continue;
     }
     if (use.element != nullptr) {
-      if (const char* p = value_problem(*use.element, v)) add(static_cast<uint32_t>(i), 0, use.ref(), p, v);
+      // A separator inside a simple element: the sender meant a composite or a repetition.
+      const char* p = has_separator(v, d_, true) ? "6" : value_problem(*use.element, v);
+      if (p != nullptr) add(static_cast<uint32_t>(i), 0, use.ref(), p, v);
       continue;
     }
     split_on(v, d_.component, &components);
@@ -291,7 +299,8 @@ void Validator::check_elements(const SegmentDef& def, const edi::Segment& s, uin
       }
       if (components[k].empty()) {
         if (parts[k].usage == Usage::Mandatory) add(position, component, parts[k].element->ref, "1", "");
-      } else if (const char* p = value_problem(*parts[k].element, components[k])) {
+      } else if (const char* p =
+                     has_separator(components[k], d_, false) ? "6" : value_problem(*parts[k].element, components[k])) {
         add(position, component, parts[k].element->ref, p, components[k]);
       }
     }

@@ -119,7 +119,7 @@ struct Server::Impl : http::Handler {
         as4(a4),
         log(c.store_uri),
         unwrap_budget(c.max_unwrap_bytes),
-        http(listener(c, partners), *this) {
+        partner_listener(listener(c, partners), *this) {
     context.partners = &partners;
     context.gate = &g;
     context.log = &log;
@@ -255,7 +255,7 @@ struct Server::Impl : http::Handler {
   LogWriter log;
   Budget unwrap_budget;
   receivers::Context context;
-  http::HttpServer http;
+  http::HttpServer partner_listener;  // /as2, /as4, /healthz, /readyz
   Metrics metrics;
   std::unique_ptr<MetricsHandler> metrics_handler;
   std::unique_ptr<http::HttpServer> metrics_http;  // null without <metrics>
@@ -311,7 +311,7 @@ Server::~Server() { stop(0); }
 
 Status Server::start() {
   impl_->log.start();
-  RETURN_IF_ERROR(impl_->http.start());
+  RETURN_IF_ERROR(impl_->partner_listener.start());
   if (impl_->metrics_http) {
     if (Status s = impl_->metrics_http->start(); !s.is_ok()) return Status::unavailable("<metrics>: " + s.message());
   }
@@ -324,11 +324,11 @@ Status Server::start() {
 void Server::stop(int grace_ms) {
   if (impl_->console_http) impl_->console_http->stop(0);
   if (impl_->metrics_http) impl_->metrics_http->stop(0);
-  impl_->http.stop(grace_ms);
+  impl_->partner_listener.stop(grace_ms);
   impl_->log.stop();
 }
 
-int Server::port() const { return impl_->http.port(); }
+int Server::port() const { return impl_->partner_listener.port(); }
 
 int Server::metrics_port() const { return impl_->metrics_http ? impl_->metrics_http->port() : -1; }
 
