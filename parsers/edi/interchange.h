@@ -53,6 +53,9 @@ struct Message {
   Span span;
   std::vector<SegmentError> segment_errors;
   bool validated = false;  // a message definition checked it (ParseOptions::observer)
+  // The receiver accepts it with its segment errors (a partner's validation
+  // policy): its 997/999 says AK5/IK5 E, accepted with errors noted, not R.
+  bool errors_accepted = false;
 };
 
 struct Group {

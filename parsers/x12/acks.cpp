@@ -155,7 +155,7 @@ std::string build_functional_ack(const edi::Interchange& o, const AckEnvelope& e
     w.reset_count();
     w.segment({"ST", v999 ? "999" : "997", st02, v999 ? version : ""});
     w.segment({"AK1", group.functional_id, group.control_number, v999 ? group.version : ""});
-    size_t accepted = 0;
+    size_t accepted = 0, accepted_with_errors = 0;
     for (size_t m = 0; m < group.messages.size(); ++m) {
       const edi::Message& msg = group.messages[m];
       // AK203 is the implementation convention of ST03; absent when ST03 was.
@@ -175,11 +175,14 @@ std::string build_functional_ack(const edi::Interchange& o, const AckEnvelope& e
         const char* c = set_code(e.code);
         if (c && std::find(codes.begin(), codes.end(), c) == codes.end() && codes.size() < 5) codes.emplace_back(c);
       }
+      const bool envelope_errors = !codes.empty();
       if (codes.empty() && !msg.segment_errors.empty()) codes.emplace_back("5");
       codes.resize(5);
-      bool ok = codes[0].empty();
-      if (ok) ++accepted;
-      w.segment({v999 ? "IK5" : "AK5", ok ? "A" : "R", codes[0], codes[1], codes[2], codes[3], codes[4]});
+      const bool ok = codes[0].empty();
+      const bool noted = !ok && !envelope_errors && msg.errors_accepted;  // accepted, errors noted
+      if (ok || noted) ++accepted;
+      if (noted) ++accepted_with_errors;
+      w.segment({v999 ? "IK5" : "AK5", ok ? "A" : noted ? "E" : "R", codes[0], codes[1], codes[2], codes[3], codes[4]});
     }
     std::vector<std::string> gcodes;
     for (const auto& e : o.errors) {
@@ -194,7 +197,7 @@ std::string build_functional_ack(const edi::Interchange& o, const AckEnvelope& e
     } else if (accepted < group.messages.size()) {
       status = "P";
     } else {
-      status = "A";
+      status = accepted_with_errors > 0 ? "E" : "A";
     }
     w.segment({"AK9", status, std::to_string(group.message_count), std::to_string(group.messages.size()),
                std::to_string(accepted), gcodes[0], gcodes[1], gcodes[2], gcodes[3], gcodes[4]});

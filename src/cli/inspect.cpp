@@ -114,15 +114,6 @@ Object::Ptr interchange_json(const edi::Interchange& ic, bool validate) {
   return o;
 }
 
-// "BIG01 (373) '20241301': invalid date"
-void print_element_error(std::ostream& out, const edi::SegmentError& se, const edi::ElementError& ee) {
-  out << "      " << se.tag << (ee.position < 10 ? "0" : "") << ee.position;
-  if (ee.component > 0) out << "-" << ee.component;
-  if (!ee.reference.empty()) out << " (" << ee.reference << ")";
-  if (!ee.value.empty()) out << " '" << ee.value << "'";
-  out << ": " << documents::element_error_text(ee.code) << " (code " << ee.code << ")\n";
-}
-
 void print_validation(std::ostream& out, const edi::Message& m) {
   if (!m.validated) {
     out << "    not validated: no definition for " << m.type << " " << m.version << "\n";
@@ -133,7 +124,7 @@ void print_validation(std::ostream& out, const edi::Message& m) {
     out << "    " << se.tag << " at segment " << se.position;
     if (!se.loop.empty()) out << " (loop " << se.loop << ")";
     out << ": " << documents::segment_error_text(se.code) << " (code " << se.code << ")\n";
-    for (const edi::ElementError& ee : se.elements) print_element_error(out, se, ee);
+    for (const edi::ElementError& ee : se.elements) out << "      " << documents::element_finding_text(se, ee) << "\n";
   }
 }
 

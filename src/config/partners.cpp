@@ -272,6 +272,15 @@ class ProfileReader {
     return Status::ok();
   }
 
+  Status validation(Partner* p) const {
+    pugi::xml_node v = root_.child("validation");
+    if (!v) return Status::ok();
+    int policy = 0;
+    RETURN_IF_ERROR(choice(v, "validation", "policy", {"off", "reject", "accept", "flag"}, &policy));
+    p->validation.policy = static_cast<Partner::Validation::Policy>(policy);
+    return Status::ok();
+  }
+
   Status documents(Partner* p) const {
     pugi::xml_node d = root_.child("documents");
     if (!d) return Status::ok();
@@ -402,6 +411,10 @@ class ProfileReader {
   // An attribute that is one of `words` (its index in *out), or a load error
   // naming the file and the choices; absent: *out unchanged.
   Status choice(pugi::xml_node a, const char* attribute, std::initializer_list<const char*> words, int* out) const {
+    return choice(a, "acknowledgments", attribute, words, out);
+  }
+  Status choice(pugi::xml_node a, const char* element, const char* attribute, std::initializer_list<const char*> words,
+                int* out) const {
     pugi::xml_attribute v = a.attribute(attribute);
     if (!v) return Status::ok();
     int i = 0;
@@ -414,7 +427,7 @@ class ProfileReader {
       all += (all.empty() ? "" : "|") + std::string(w);
       ++i;
     }
-    return invalid(std::string("<acknowledgments ") + attribute + "> must be " + all + ", not '" + v.value() + "'");
+    return invalid(std::string("<") + element + " " + attribute + "> must be " + all + ", not '" + v.value() + "'");
   }
 
   const std::string name_;
@@ -443,6 +456,7 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
   RETURN_IF_ERROR(r.as2(&p));
   RETURN_IF_ERROR(r.as4(&p));
   RETURN_IF_ERROR(r.acknowledgments(&p));
+  RETURN_IF_ERROR(r.validation(&p));
   RETURN_IF_ERROR(r.documents(&p));
   RETURN_IF_ERROR(r.certificates(&p));
   RETURN_IF_ERROR(r.security(&p));

@@ -139,6 +139,18 @@ struct Partner {
     Mdn mdn = Mdn::Sync;
   };
   Acknowledgments acknowledgments;
+  // <validation policy="off|reject|accept|flag">: what happens to a message
+  // that does not pass its definition (schema/definitions/; a message without
+  // one is not checked). off, the default: nothing is checked. reject: the
+  // interchange is rejected and nothing of it booked, and its 997/999 names
+  // each error (AK3/AK4, AK5 R). accept: booked, and the 997/999 names each
+  // error with AK5 E (accepted, errors noted). flag: booked and acknowledged
+  // as accepted; the errors are in the message log's detail, for the operator.
+  struct Validation {
+    enum class Policy { Off, Reject, Accept, Flag };
+    Policy policy = Policy::Off;
+  };
+  Validation validation;
   // True when the interchange's sender id (ISA05/06, UNB 0004/0007) is one of this partner's own.
   bool owns(const edi::Interchange& ic) const;
   // "ZZ:ACMESUPPLY, ZZ:ACME2" (or "none"): this partner's ids of one standard, for error texts.

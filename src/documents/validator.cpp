@@ -1,6 +1,7 @@
 #include "src/documents/validator.h"
 
 #include <algorithm>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -349,6 +350,38 @@ void Validator::check_elements(const SegmentDef& def, const edi::Segment& s, uin
   });
   if (found.size() > limits_.max_element_errors) found.resize(limits_.max_element_errors);
   report({std::string(s.tag), number, loop_id(), "8", std::move(found)});  // segment has data element errors
+}
+
+std::string element_finding_text(const edi::SegmentError& segment, const edi::ElementError& e) {
+  std::string out = segment.tag + (e.position < 10 ? "0" : "") + std::to_string(e.position);
+  if (e.component > 0) out += "-" + std::to_string(e.component);
+  if (!e.reference.empty()) out += " (" + e.reference + ")";
+  if (!e.value.empty()) out += " '" + e.value + "'";
+  return out + ": " + std::string(element_error_text(e.code)) + " (code " + e.code + ")";
+}
+
+std::string finding_text(const edi::SegmentError& e) {
+  std::string out = e.tag + " at segment " + std::to_string(e.position) + ": ";
+  if (e.elements.empty()) return out + std::string(segment_error_text(e.code)) + " (code " + e.code + ")";
+  for (size_t i = 0; i < e.elements.size(); ++i) out += (i == 0 ? "" : "; ") + element_finding_text(e, e.elements[i]);
+  return out;
+}
+
+edi::MessageObserver::Findings validate_message(const Definitions& definitions, const edi::Interchange& ic,
+                                                const edi::Group& group, const edi::Message& message,
+                                                std::string_view input, ValidatorLimits limits) {
+  Validator v(definitions, limits);
+  v.begin(ic, group, message);
+  if (message.span.offset > input.size() || message.span.length > input.size() - message.span.offset) return v.end();
+  const std::string_view bytes = input.substr(message.span.offset, message.span.length);
+  edi::SegmentScanner scanner;
+  scanner.reset(ic.delimiters, edi::ScanOptions{});
+  size_t pos = 0;
+  uint32_t number = 0;
+  edi::Segment s;
+  while (scanner.next(bytes, &pos, true, message.span.offset, &s) == edi::SegmentScanner::Status::Ok)
+    v.segment(s, ++number);
+  return v.end();
 }
 
 }  // namespace edihub::documents

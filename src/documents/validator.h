@@ -36,6 +36,12 @@ struct ValidatorLimits {
 std::string_view segment_error_text(std::string_view code);
 std::string_view element_error_text(std::string_view code);
 
+// One line for people: "DTM at segment 14: DTM02 (373) '20240230': invalid date (code 8)";
+// a segment error without element errors: "ZZZ at segment 22: unrecognized segment ID (code 1)".
+std::string finding_text(const edi::SegmentError& e);
+// "DTM02 (373) '20240230': invalid date (code 8)"
+std::string element_finding_text(const edi::SegmentError& segment, const edi::ElementError& e);
+
 class Validator : public edi::MessageObserver {
  public:
   explicit Validator(const Definitions& definitions, ValidatorLimits limits = {})
@@ -73,5 +79,13 @@ class Validator : public edi::MessageObserver {
   std::vector<std::string_view> values_, components_;  // scratch of check_elements()
   uint64_t dropped_ = 0;
 };
+
+// Checks one message already parsed, from its bytes at message.span in
+// `input` (the interchange's input): what the Validator finds when the parser
+// drives it, for a caller that learns only after the parse whether it wants
+// the check (the gate, once it knows whose the interchange is).
+edi::MessageObserver::Findings validate_message(const Definitions& definitions, const edi::Interchange& ic,
+                                                const edi::Group& group, const edi::Message& message,
+                                                std::string_view input, ValidatorLimits limits = {});
 
 }  // namespace edihub::documents

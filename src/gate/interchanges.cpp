@@ -2,6 +2,7 @@
 
 #include "src/common/partner_text.h"
 #include "src/crypto/digest.h"
+#include "src/documents/validator.h"
 #include "src/gate/claim.h"
 #include "src/gate/document_event.h"
 #include "src/gate/receipt_policy.h"
@@ -77,6 +78,36 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
   *ack_number = number;
   s.receipt.body = acknowledgment(w.acked, number, false, &w.reply_to->acknowledgments, w.ack_parties);
   return s;
+}
+
+// The owner's <validation> policy over every message that has a definition:
+// reject sets w.rejection; reject and accept put each error into the
+// acknowledgment (accept as AK5 E); accept and flag leave a note for the log.
+void apply_validation(InterchangeWork& w, std::string_view input) {
+  using Policy = config::Partner::Validation::Policy;
+  const Policy policy = w.partner->validation.policy;
+  if (policy == Policy::Off) return;
+  std::string first;  // the first finding, for the message log
+  for (edi::Group& g : w.acked.groups) {
+    for (edi::Message& m : g.messages) {
+      auto found = documents::validate_message(documents::standard_definitions(), w.acked, g, m, input);
+      if (!found.checked || found.errors.empty()) continue;
+      if (first.empty()) {
+        first = m.type + " " + m.control_number + ": " + documents::finding_text(found.errors[0]);
+        if (found.errors.size() > 1) first += " (and " + std::to_string(found.errors.size() - 1) + " more)";
+      }
+      if (policy == Policy::Flag) continue;
+      for (edi::SegmentError& e : found.errors) m.segment_errors.push_back(std::move(e));
+      m.errors_accepted = policy == Policy::Accept;
+    }
+  }
+  if (first.empty()) return;
+  first = partner_text(first, 1000);
+  if (policy == Policy::Reject) {
+    w.rejection = "does not pass its definition: " + first;
+  } else {
+    w.note = (policy == Policy::Accept ? "accepted with errors: " : "flagged: ") + first;
+  }
 }
 
 // What an acknowledgment row refers to: the interchange's key, or for one
@@ -203,6 +234,7 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
   // whole interchange: all or nothing.
   w.rejection = first_error(ic);
   if (!ic.ok()) return w;
+  apply_validation(w, input);
   for (size_t g = 0; g < ic.groups.size(); ++g) {
     for (size_t m = 0; m < ic.groups[g].messages.size(); ++m) {
       const edi::Message& msg = ic.groups[g].messages[m];
@@ -292,7 +324,7 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
   }
   int booked = 0;
   int64_t ack_number = 0;
-  std::string notes;
+  std::string notes = w.note;
   ASSIGN_OR_RETURN(store::Settlement settled, handle(tx, w, &booked, &notes, &ack_number));
   ASSIGN_OR_RETURN(bool stored, tx.settle_key(*w.key, claimed.token, w.digest, settled));
   if (!stored) return Status::fenced("key " + r.message_id + " was taken over during settle");

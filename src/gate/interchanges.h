@@ -53,6 +53,7 @@ struct InterchangeWork {
   std::optional<store::MessageKey> key;  // none: rejected before any key (unknown sender ...)
   store::PayloadDigest digest;
   std::string rejection;  // non-empty: rejected (envelope errors, a document that cannot be read ...)
+  std::string note;       // for the log of an accepted one (validation errors accepted or flagged)
   // Refused for who sent it or whom it is for (gate::Failure::SenderNotAuthorized /
   // NotAddressedToUs): no key is made, the negative acknowledgment goes to reply_to.
   Failure refused = Failure::None;

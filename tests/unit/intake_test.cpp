@@ -2,6 +2,11 @@
 // documents, stored acknowledgment.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "parsers/edi/parser.h"
 #include "src/gate/interchanges.h"
 #include "tests/unit/temp_db.h"
@@ -156,4 +161,87 @@ TEST_CASE("a late older version of a document is not booked over the newer one")
   CHECK(rl.documents == 0);
   CHECK(rl.detail == "INV-88301: an older version than the one booked, ignored");
   CHECK(f.rows("invoices") == 1);
+}
+
+namespace {
+
+// The demo partners copied to `dir`, acme's profile given `<validation policy="...">`.
+Result<config::Partners> partners_with(const std::filesystem::path& dir, const std::string& policy) {
+  namespace fs = std::filesystem;
+  fs::remove_all(dir);
+  fs::copy(test::source_path("partners"), dir, fs::copy_options::recursive);
+  std::string acme = test::read_file((dir / "acme.xml").string());
+  acme = with(acme, "</partner>", "  <validation policy=\"" + policy + "\"/>\n</partner>");
+  std::ofstream(dir / "acme.xml", std::ios::trunc) << acme;
+  return config::Partners::load(dir.string());
+}
+
+struct ValidatingFixture : Fixture {
+  explicit ValidatingFixture(const std::string& policy) {
+    auto loaded = partners_with(dir, policy);
+    REQUIRE_MESSAGE(loaded.is_ok(), loaded.status().message());
+    partners = std::move(loaded).value();
+  }
+  ~ValidatingFixture() { std::filesystem::remove_all(dir); }
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("edihub-validation-" + std::to_string(::getpid()));
+};
+
+// The sample 810 with a 30 February in its DTM and an unknown segment.
+std::string invalid_invoice() {
+  return with(with(with(sample("x12-810-004010.edi"), "DTM*011*20240312~", "DTM*011*20240230~"), "TDS*88308~",
+                   "TDS*88308~\nZZZ*1~"),
+              "SE*23*0001~", "SE*24*0001~");
+}
+
+const char* kFindings = "AK2*810*0001~\nAK3*DTM*14**8~\nAK4*2*373*8*20240230~\nAK3*ZZZ*22**1~\n";
+
+}  // namespace
+
+TEST_CASE("validation policy reject: nothing booked, the 997 names each error, the log the first") {
+  ValidatingFixture f("reject");
+  auto r = f.run(invalid_invoice());
+  CHECK(r.outcome == Outcome::Rejected);
+  CHECK(r.detail ==
+        "does not pass its definition: 810 0001: DTM at segment 14: DTM02 (373) '20240230': invalid date (code 8) "
+        "(and 1 more)");
+  CHECK(r.receipt.body.find(std::string(kFindings) + "AK5*R*5~\nAK9*R*1*1*0~") != std::string::npos);
+  CHECK(f.rows("invoices") == 0);
+  // The valid sample passes and is booked, acknowledged as before.
+  auto ok = f.run(sample("x12-810-004010.edi"), "t2");
+  CHECK(ok.outcome == Outcome::Processed);
+  CHECK(ok.detail.empty());
+  CHECK(ok.receipt.body.find("AK2*810*0001~\nAK5*A~\nAK9*A*1*1*1~") != std::string::npos);
+  CHECK(f.rows("invoices") == 1);
+}
+
+TEST_CASE("validation policy accept: booked, the 997 names each error with AK5 E") {
+  ValidatingFixture f("accept");
+  auto r = f.run(invalid_invoice());
+  CHECK(r.outcome == Outcome::Processed);
+  CHECK(r.detail.rfind("accepted with errors: 810 0001: DTM at segment 14: DTM02 (373) '20240230'", 0) == 0);
+  CHECK(r.receipt.body.find(std::string(kFindings) + "AK5*E*5~\nAK9*E*1*1*1~") != std::string::npos);
+  CHECK(f.rows("invoices") == 1);
+}
+
+TEST_CASE("validation policy flag: booked and acknowledged as accepted, the errors in the log") {
+  ValidatingFixture f("flag");
+  auto r = f.run(invalid_invoice());
+  CHECK(r.outcome == Outcome::Processed);
+  CHECK(r.detail.rfind("flagged: 810 0001: DTM at segment 14", 0) == 0);
+  CHECK(r.receipt.body.find("AK2*810*0001~\nAK5*A~\nAK9*A*1*1*1~") != std::string::npos);
+  CHECK(f.rows("invoices") == 1);
+}
+
+TEST_CASE("validation off (the default) and a bad policy word") {
+  Fixture f;
+  auto r = f.run(invalid_invoice());
+  CHECK(r.outcome == Outcome::Processed);  // nothing checked: today's behaviour
+  CHECK(r.receipt.body.find("AK2*810*0001~\nAK5*A~") != std::string::npos);
+  const auto dir = std::filesystem::temp_directory_path() / ("edihub-validation-bad-" + std::to_string(::getpid()));
+  auto bad = partners_with(dir, "strict");
+  std::filesystem::remove_all(dir);
+  REQUIRE(!bad.is_ok());
+  CHECK(test::contains(bad.status().message(),
+                       "acme.xml: <validation policy> must be off|reject|accept|flag, not 'strict'"));
 }
