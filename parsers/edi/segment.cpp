@@ -95,6 +95,13 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
 bool valid_tag(std::string_view tag) {
   if (tag.size() < 2 || tag.size() > 3) return false;
   if (tag[0] < 'A' || tag[0] > 'Z') return false;

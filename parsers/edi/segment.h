@@ -41,6 +41,8 @@ std::string unescape(std::string_view value, const Delimiters& d);
 std::string_view trim(std::string_view s);
 // 2-3 upper-case letters or digits, starting with a letter.
 bool valid_tag(std::string_view tag);
+// Not empty, and only the digits 0-9.
+bool all_digits(std::string_view s);
 
 struct ScanOptions {
   // Drop CR/LF found inside segments: partners wrap files at 80 columns.

@@ -10,13 +10,6 @@ using edi::Segment;
 
 namespace {
 
-bool all_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  return true;
-}
-
 std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 std::string set_name(const edi::Message& m) { return "transaction set " + m.control_number + " (" + m.type + ")"; }
@@ -65,10 +58,10 @@ void EnvelopeBuilder::check_isa(const IsaHeader& isa, const Segment& at, uint64_
   if (edi::trim(e[6]).empty()) bad(6, "is an empty sender id");
   if (e[7].size() != 2) bad(7, "is not a 2-character receiver qualifier");
   if (edi::trim(e[8]).empty()) bad(8, "is an empty receiver id");
-  if (e[9].size() != 6 || !all_digits(e[9])) bad(9, "is not a date YYMMDD");
-  if (e[10].size() != 4 || !all_digits(e[10])) bad(10, "is not a time HHMM");
-  if (e[12].size() != 5 || !all_digits(e[12])) bad(12, "is not a 5-digit version");
-  if (e[13].size() != 9 || !all_digits(e[13])) bad(13, "is not a 9-digit control number");
+  if (e[9].size() != 6 || !edi::all_digits(e[9])) bad(9, "is not a date YYMMDD");
+  if (e[10].size() != 4 || !edi::all_digits(e[10])) bad(10, "is not a time HHMM");
+  if (e[12].size() != 5 || !edi::all_digits(e[12])) bad(12, "is not a 5-digit version");
+  if (e[13].size() != 9 || !edi::all_digits(e[13])) bad(13, "is not a 9-digit control number");
   if (e[14] != "0" && e[14] != "1") bad(14, "is not 0 or 1 (acknowledgment requested)");
   if (e[15] != "P" && e[15] != "T" && e[15] != "I") bad(15, "is not P, T or I (usage indicator)");
 }

@@ -53,11 +53,9 @@ int digits(std::string_view s, size_t from, size_t n) {
   return v;
 }
 
-bool all_digits(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_digit); }
-
 // CCYYMMDD, or YYMMDD for a 6-long date element.
 bool valid_date(std::string_view v) {
-  if ((v.size() != 8 && v.size() != 6) || !all_digits(v)) return false;
+  if ((v.size() != 8 && v.size() != 6) || !edi::all_digits(v)) return false;
   const size_t y = v.size() == 8 ? 4 : 2;
   const int year = v.size() == 8 ? digits(v, 0, 4) : 2000 + digits(v, 0, 2);
   const int month = digits(v, y, 2), day = digits(v, y + 2, 2);
@@ -68,7 +66,7 @@ bool valid_date(std::string_view v) {
 
 // HHMM, HHMMSS, HHMMSSd or HHMMSSdd.
 bool valid_time(std::string_view v) {
-  if (v.size() < 4 || v.size() > 8 || v.size() == 5 || !all_digits(v)) return false;
+  if (v.size() < 4 || v.size() > 8 || v.size() == 5 || !edi::all_digits(v)) return false;
   if (digits(v, 0, 2) > 23 || digits(v, 2, 2) > 59) return false;
   return v.size() < 6 || digits(v, 4, 2) <= 59;
 }
@@ -152,9 +150,7 @@ void Validator::begin(const edi::Interchange& ic, const edi::Group&, const edi::
   stack_.clear();
   dropped_ = 0;
   d_ = ic.delimiters;
-  standard_ = std::string(edi::standard_name(ic.standard));
-  version_ = message.version;
-  def_ = defs_.message(standard_, version_, message.type);
+  def_ = defs_.message(edi::standard_name(ic.standard), message.version, message.type);
   if (def_ != nullptr) stack_.push_back({&def_->root, kNone, std::vector<uint32_t>(def_->root.children.size(), 0)});
 }
 
@@ -236,8 +232,8 @@ void Validator::place(const edi::Segment& s, uint32_t number) {
 }
 
 std::string Validator::unplaced_code(std::string_view tag) const {
-  if (!defs_.knows_segment(standard_, version_, tag)) return "1";  // unrecognized segment ID
-  if (def_->tags.find(tag) == def_->tags.end()) return "6";        // not in the defined transaction set
+  if (!defs_.knows_segment(def_->standard, def_->version, tag)) return "1";  // unrecognized segment ID
+  if (def_->tags.find(tag) == def_->tags.end()) return "6";                  // not in the defined transaction set
   for (const Frame& f : stack_) {
     const size_t upto = f.index == kNone ? 0 : f.index;
     for (size_t j = 0; j < upto; ++j) {

@@ -73,7 +73,6 @@ class Validator : public edi::MessageObserver {
   ValidatorLimits limits_;
   const MessageDef* def_ = nullptr;
   edi::Delimiters d_;
-  std::string standard_, version_;
   std::vector<Frame> stack_;
   std::vector<edi::SegmentError> errors_;
   std::vector<std::string_view> values_, components_;  // scratch of check_elements()
