@@ -44,6 +44,26 @@ const char* syntax_error(ErrorCode c) {
   }
 }
 
+// 0085 for a validator's segment finding (the X12 AK304 codes, I4 from a guide).
+const char* segment_syntax_error(const std::string& code) {
+  if (code == "3") return "13";  // missing
+  if (code == "4") return "36";  // too many segment group repetitions
+  if (code == "5") return "35";  // too many segment repetitions
+  return "15";                   // not supported in this position
+}
+
+// 0085 for an element finding (the X12 AK403 codes, I6/I10 from a guide).
+const char* element_syntax_error(const std::string& code) {
+  if (code == "1" || code == "2") return "13";     // missing
+  if (code == "3") return "16";                    // too many constituents
+  if (code == "4") return "40";                    // data element too short
+  if (code == "5") return "39";                    // data element too long
+  if (code == "6") return "21";                    // invalid character(s)
+  if (code == "I6") return "14";                   // value not supported in this position
+  if (code == "10" || code == "I10") return "15";  // not supported in this position
+  return "12";                                     // invalid value (a code, a date, a time)
+}
+
 class Writer {
  public:
   // As X12's: no readability suffix after a line-break terminator.
@@ -168,7 +188,16 @@ std::string build_contrl(const edi::Interchange& o, const ContrlEnvelope& env, b
           id += c + w.esc(rest.substr(0, colon));
           rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
         }
-        w.segment({"UCM", w.esc(msg.control_number), id, me ? "4" : "7", me ? syntax_error(me->code) : ""});
+        const bool rejected = me != nullptr || (!msg.segment_errors.empty() && !msg.errors_accepted);
+        w.segment({"UCM", w.esc(msg.control_number), id, rejected ? "4" : "7", me ? syntax_error(me->code) : ""});
+        for (const edi::SegmentError& se : msg.segment_errors) {
+          w.segment({"UCS", std::to_string(se.position), se.elements.empty() ? segment_syntax_error(se.code) : ""});
+          for (const edi::ElementError& ee : se.elements) {
+            std::string at = std::to_string(ee.position);
+            if (ee.component > 0) at += c + std::to_string(ee.component);
+            w.segment({"UCD", element_syntax_error(ee.code), at});
+          }
+        }
       }
     }
   }

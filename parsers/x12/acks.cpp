@@ -9,6 +9,16 @@ using edi::ErrorCode;
 
 namespace {
 
+// A 999's implementation codes as a 997 says them (004010 has none): a "not
+// used" segment is unexpected (2), a "not used" element excluded (10), a code
+// the guide does not use invalid (7).
+std::string code_997(const std::string& code) {
+  if (code == "I4") return "2";
+  if (code == "I10") return "10";
+  if (code == "I6") return "7";
+  return code;
+}
+
 std::string pad(std::string_view s, size_t width) {
   std::string out(s.substr(0, width));
   out.resize(width, ' ');
@@ -162,11 +172,12 @@ std::string build_functional_ack(const edi::Interchange& o, const AckEnvelope& e
       const bool st03 = v999 && msg.version != group.version;
       w.segment({"AK2", msg.type, msg.control_number, st03 ? msg.version : ""});
       for (const edi::SegmentError& se : msg.segment_errors) {
-        w.segment({v999 ? "IK3" : "AK3", se.tag, std::to_string(se.position), se.loop, se.code});
+        w.segment(
+            {v999 ? "IK3" : "AK3", se.tag, std::to_string(se.position), se.loop, v999 ? se.code : code_997(se.code)});
         for (const edi::ElementError& ee : se.elements) {
           std::string pos = std::to_string(ee.position);
           if (ee.component > 0) pos += d.component + std::to_string(ee.component);
-          w.segment({v999 ? "IK4" : "AK4", pos, ee.reference, ee.code, ee.value});
+          w.segment({v999 ? "IK4" : "AK4", pos, ee.reference, v999 ? ee.code : code_997(ee.code), ee.value});
         }
       }
       std::vector<std::string> codes;

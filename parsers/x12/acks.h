@@ -40,7 +40,8 @@ std::string build_ta1(const edi::Interchange& original, const Ta1& ta1, const Ac
 
 // A complete interchange holding one 997 (or 999) per functional group of the
 // original, with AK2/AK5 (IK5) per transaction set and AK3/AK4 (IK3/IK4) for
-// segment errors. REQUIRES: original parsed with keep_messages.
+// segment errors (a 997 says the 999's implementation codes I4/I10/I6 as
+// 2/10/7). REQUIRES: original parsed with keep_messages.
 std::string build_997(const edi::Interchange& original, const AckEnvelope& env);
 std::string build_999(const edi::Interchange& original, const AckEnvelope& env);
 

@@ -2,13 +2,16 @@
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Stringifier.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "src/cli/commands.h"
 #include "src/cli/edi_file.h"
+#include "src/common/files.h"
 #include "src/documents/validator.h"
 
 namespace edihub::cli {
@@ -200,7 +203,9 @@ void write_text_errors(std::ostream& out, std::ostream& err, const std::string& 
 // One file, streamed: with --json the document is written as the parser goes,
 // `{"file":...,"interchanges":[` first, so memory does not grow with the
 // number of interchanges. False when the file had any problem.
-bool inspect_file(const std::string& file, bool json, bool validate, std::ostream& out, std::ostream& err) {
+bool inspect_file(const std::string& file, bool json, const documents::Catalog* catalog, std::ostream& out,
+                  std::ostream& err) {
+  const bool validate = catalog != nullptr;
   if (json) {
     out << "{\"file\":";
     Poco::JSON::Stringifier::formatString(file, out);
@@ -210,7 +215,8 @@ bool inspect_file(const std::string& file, bool json, bool validate, std::ostrea
   uint64_t count = 0;
   FileErrors errors;
   std::string io_error;
-  documents::Validator validator(documents::standard_definitions());
+  const documents::Catalog unchecked;
+  documents::Validator validator(catalog != nullptr ? *catalog : unchecked);
   edi::ParseOptions options;
   if (validate) options.observer = &validator;
   bool read = stream_edi_file(
@@ -247,23 +253,80 @@ bool inspect_file(const std::string& file, bool json, bool validate, std::ostrea
 }  // namespace
 
 const CommandSpec& inspect_spec() {
-  static const CommandSpec spec{"inspect",
-                                "Prints the X12/EDIFACT interchanges in files, with their envelope errors.\n"
-                                "Every interchange, group and message found. Exit 0 when every file parsed without\n"
-                                "envelope errors (and, with --validate, every message passed its definition), 1\n"
-                                "otherwise.",
-                                "FILE...",
-                                1,
-                                {{"json", "", "one JSON document per file on stdout"},
-                                 {"validate", "", "check each message against its definition, with 997/999 codes"}}};
+  static const CommandSpec spec{
+      "inspect",
+      "Prints the X12/EDIFACT interchanges in files, with their envelope errors.\n"
+      "Every interchange, group and message found. Exit 0 when every file parsed without\n"
+      "envelope errors (and, with --validate, every message passed its definition), 1\n"
+      "otherwise.",
+      "FILE...",
+      1,
+      {{"json", "", "one JSON document per file on stdout"},
+       {"validate", "", "check each message against its definition, with 997/999 codes"},
+       {"definitions", "DIR", "with --validate: the *.def files under DIR instead of the shipped definitions"},
+       {"guide", "FILE", "with --validate: a partner's implementation guide over the definitions"}}};
   return spec;
 }
 
+namespace {
+
+// The *.def files under `dir`, named by their path below it; at most
+// kMaxFiles of kMaxBytes each. Symbolic links are not followed.
+Result<std::vector<documents::Definitions::File>> definition_files(const std::string& dir) {
+  constexpr size_t kMaxFiles = 1000, kMaxBytes = 4 << 20;
+  namespace fs = std::filesystem;
+  std::vector<documents::Definitions::File> files;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, ec), end;
+  if (ec) return Status::invalid(dir + ": " + ec.message());
+  for (; it != end; it.increment(ec)) {
+    if (ec) return Status::invalid(dir + ": " + ec.message());
+    if (!it->is_regular_file(ec) || it->is_symlink(ec) || it->path().extension() != ".def") continue;
+    if (files.size() == kMaxFiles)
+      return Status::invalid(dir + ": more than " + std::to_string(kMaxFiles) + " .def files");
+    ASSIGN_OR_RETURN(std::string text, read_file_bounded(it->path().string(), kMaxBytes));
+    files.push_back({fs::relative(it->path(), dir).string(), std::move(text)});
+  }
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  if (files.empty()) return Status::invalid(dir + ": no .def files");
+  return files;
+}
+
+}  // namespace
+
 int run_inspect(const Args& args, std::ostream& out, std::ostream& err) {
   const bool json = args.flag("json"), validate = args.flag("validate");
+  const std::string dir = args.value("definitions"), guide_file = args.value("guide");
+  if (!validate && (!dir.empty() || !guide_file.empty())) {
+    err << "edihub inspect: --definitions and --guide are read only with --validate\n";
+    return kUsage;
+  }
+  documents::Definitions loaded;
+  documents::Catalog catalog{&documents::standard_definitions(), {}};
+  if (!dir.empty()) {
+    auto files = definition_files(dir);
+    auto defs =
+        files.is_ok() ? documents::Definitions::load(files.value()) : Result<documents::Definitions>(files.status());
+    if (!defs.is_ok()) {
+      err << "edihub inspect: --definitions " << defs.status().message() << "\n";
+      return kUsage;
+    }
+    loaded = std::move(defs).value();
+    catalog.standard = &loaded;
+  }
+  if (!guide_file.empty()) {
+    auto text = read_file_bounded(guide_file, 4 << 20);
+    auto guide = text.is_ok() ? documents::Guide::load(*catalog.standard, {guide_file, std::move(text).value()})
+                              : Result<std::shared_ptr<const documents::Guide>>(text.status());
+    if (!guide.is_ok()) {
+      err << "edihub inspect: --guide " << guide.status().message() << "\n";
+      return kUsage;
+    }
+    catalog.guides.push_back(std::move(guide).value());
+  }
   bool all_ok = true;
   for (const std::string& file : args.positional)
-    if (!inspect_file(file, json, validate, out, err)) all_ok = false;
+    if (!inspect_file(file, json, validate ? &catalog : nullptr, out, err)) all_ok = false;
   return all_ok ? kOk : kProblems;
 }
 

@@ -93,4 +93,24 @@ Status write_new_file(const std::string& path, std::string_view bytes, mode_t mo
   return Status::ok();
 }
 
+Result<std::string> read_file_bounded(const std::string& path, size_t max_bytes) {
+  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) return Status::invalid(path + ": cannot read: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) return Status::invalid(path + ": cannot read: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return Status::invalid(path + ": cannot read: " + not_regular(st));
+  std::string bytes;
+  char buf[16384];
+  while (true) {
+    const ssize_t n = ::read(f.fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Status::invalid(path + ": cannot read: " + std::strerror(errno));
+    if (n == 0) break;
+    if (bytes.size() + static_cast<size_t>(n) > max_bytes)
+      return Status::invalid(path + ": larger than " + std::to_string(max_bytes) + " bytes");
+    bytes.append(buf, static_cast<size_t>(n));
+  }
+  return bytes;
+}
+
 }  // namespace edihub

@@ -27,4 +27,9 @@ Status write_file_whole(const std::string& dir, const std::string& name, std::st
 // replaced or followed. For what must never be overwritten (a private key).
 Status write_new_file(const std::string& path, std::string_view bytes, mode_t mode);
 
+// The bytes of the file at `path` (links followed: reading through one
+// changes nothing), at most `max_bytes` of them. Invalid names the path and
+// why: it cannot be opened, is not a regular file, or is larger than that.
+Result<std::string> read_file_bounded(const std::string& path, size_t max_bytes);
+
 }  // namespace edihub

@@ -1,6 +1,8 @@
 #include "src/config/partners.h"
 
 #include "src/common/cidr.h"
+#include "src/common/files.h"
+#include "src/documents/definition.h"
 #include "src/crypto/cms.h"
 #include "src/crypto/password.h"
 
@@ -21,32 +23,13 @@ namespace edihub::config {
 
 namespace {
 
+constexpr size_t kMaxProfileBytes = 16 << 20;
+constexpr size_t kMaxGuideBytes = 4 << 20;
+
 bool matches(const edi::Party& configured, const edi::Party& actual, bool qualifier_optional) {
   if (configured.id != actual.id) return false;
   if (qualifier_optional && configured.qualifier.empty()) return true;
   return configured.qualifier == actual.qualifier;
-}
-
-// The file's bytes, read here rather than by pugixml, whose "file not found"
-// would hide the reason (permission denied, a directory ...).
-Result<std::string> read_bytes(const std::string& name) {
-  int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::invalid(name + ": cannot read: " + std::strerror(errno));
-  std::string bytes;
-  char buf[16384];
-  while (true) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      std::string why = std::strerror(errno);
-      ::close(fd);
-      return Status::invalid(name + ": cannot read: " + why);
-    }
-    if (n == 0) break;
-    bytes.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return bytes;
 }
 
 // --- Async-MDN URLs -------------------------------------------------------
@@ -278,6 +261,24 @@ class ProfileReader {
     int policy = 0;
     RETURN_IF_ERROR(choice(v, "validation", "policy", {"off", "reject", "accept", "flag"}, &policy));
     p->validation.policy = static_cast<Partner::Validation::Policy>(policy);
+    for (pugi::xml_node g : v.children("guide")) {
+      const std::string type = g.attribute("message").as_string(), file = g.attribute("file").as_string();
+      if (type.empty() || file.empty())
+        return invalid("<guide> needs message and file attributes (<guide message=\"810\" file=\"guides/810.def\"/>)");
+      if (p->validation.policy == Partner::Validation::Policy::Off)
+        return invalid("<guide message=\"" + type + "\"> is never read with <validation policy=\"off\">");
+      ASSIGN_OR_RETURN(std::string text, read_file_bounded(resolve(file), kMaxGuideBytes));
+      auto guide = documents::Guide::load(documents::standard_definitions(), {resolve(file), std::move(text)});
+      if (!guide.is_ok()) return invalid("<guide message=\"" + type + "\">: " + guide.status().message());
+      const documents::MessageDef& m = guide.value()->message();
+      if (m.type != type) return invalid("<guide message=\"" + type + "\"> names " + file + ", a guide for " + m.type);
+      for (const auto& other : p->validation.guides)
+        if (other->message().type == type &&
+            documents::version_key(other->message().standard, other->message().version) ==
+                documents::version_key(m.standard, m.version))
+          return invalid("two <guide> for " + m.standard + " " + m.version + " " + type);
+      p->validation.guides.push_back(std::move(guide).value());
+    }
     return Status::ok();
   }
 
@@ -437,7 +438,8 @@ class ProfileReader {
 
 Result<Partner> read_partner(const std::filesystem::path& file) {
   const std::string name = file.string();
-  ASSIGN_OR_RETURN(std::string bytes, read_bytes(name));
+  // Read here rather than by pugixml, whose "file not found" would hide the reason.
+  ASSIGN_OR_RETURN(std::string bytes, read_file_bounded(name, kMaxProfileBytes));
   pugi::xml_document doc;
   // No DTDs or entities: partner files are configuration, but keep the parser strict.
   pugi::xml_parse_result parsed =

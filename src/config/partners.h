@@ -38,6 +38,7 @@
 #include <pugixml.hpp>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <string>
@@ -45,6 +46,7 @@
 
 #include "parsers/edi/interchange.h"
 #include "src/common/status.h"
+#include "src/documents/definition.h"
 
 namespace edihub::config {
 
@@ -146,9 +148,15 @@ struct Partner {
   // each error (AK3/AK4, AK5 R). accept: booked, and the 997/999 names each
   // error with AK5 E (accepted, errors noted). flag: booked and acknowledged
   // as accepted; the errors are in the message log's detail, for the operator.
+  //
+  // <guide message="810" file="guides/acme-810.def"/> inside it: the
+  // partner's implementation guide for one message type, an overlay that
+  // narrows the standard's definition (schema/definitions/README.md,
+  // "Guides"); that message in the guide's version is checked against it.
   struct Validation {
     enum class Policy { Off, Reject, Accept, Flag };
     Policy policy = Policy::Off;
+    std::vector<std::shared_ptr<const documents::Guide>> guides;
   };
   Validation validation;
   // True when the interchange's sender id (ISA05/06, UNB 0004/0007) is one of this partner's own.

@@ -1,10 +1,11 @@
 #include "src/documents/definition.h"
 
-#include <charconv>
 #include <cstdio>
 #include <limits>
 #include <optional>
 #include <utility>
+
+#include "src/documents/lines.h"
 
 namespace edihub::documents {
 
@@ -12,70 +13,20 @@ namespace {
 
 constexpr size_t kMaxDepth = 10;  // loops inside loops
 
-struct Line {
-  size_t number = 0;
-  bool indented = false;
-  std::vector<std::string> tokens;
-  std::vector<bool> quoted;  // per token: written "in quotes" (a name, never a keyword)
-};
-
-// Splits a file into lines of tokens: `#` starts a comment outside quotes, a
-// "quoted name" is one token. Blank and comment-only lines are dropped.
-Result<std::vector<Line>> tokenize(const Definitions::File& f) {
-  std::vector<Line> lines;
-  size_t number = 0, start = 0;
-  while (start <= f.text.size()) {
-    size_t end = f.text.find('\n', start);
-    if (end == std::string::npos) end = f.text.size();
-    std::string_view raw(f.text.data() + start, end - start);
-    start = end + 1;
-    ++number;
-    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-    Line line;
-    line.number = number;
-    line.indented = !raw.empty() && (raw[0] == ' ' || raw[0] == '\t');
-    size_t i = 0;
-    while (i < raw.size()) {
-      const char c = raw[i];
-      if (c == ' ' || c == '\t') {
-        ++i;
-      } else if (c == '#') {
-        break;
-      } else if (c == '"') {
-        const size_t close = raw.find('"', i + 1);
-        if (close == std::string_view::npos)
-          return Status::invalid(f.name + ":" + std::to_string(number) + ": a quoted name has no closing \"");
-        line.tokens.emplace_back(raw.substr(i + 1, close - i - 1));
-        line.quoted.push_back(true);
-        i = close + 1;
-      } else {
-        size_t j = i;
-        while (j < raw.size() && raw[j] != ' ' && raw[j] != '\t' && raw[j] != '#') ++j;
-        line.tokens.emplace_back(raw.substr(i, j - i));
-        line.quoted.push_back(false);
-        i = j;
-      }
+// X12 types are upper case (AN, ID, DT, TM, R, N0-N9), EDIFACT's lower (a, an, n).
+bool type_of(std::string_view standard, std::string_view s, ElementDef* e) {
+  if (standard == "edifact") {
+    if (s == "an") {
+      e->type = ElementType::AN;
+    } else if (s == "a") {
+      e->type = ElementType::Alpha;
+    } else if (s == "n") {
+      e->type = ElementType::Numeric;
+    } else {
+      return false;
     }
-    if (!line.tokens.empty()) lines.push_back(std::move(line));
+    return true;
   }
-  return lines;
-}
-
-std::optional<uint32_t> number_of(std::string_view s) {
-  uint32_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-std::optional<Usage> usage_of(std::string_view s) {
-  if (s == "M") return Usage::Mandatory;
-  if (s == "O") return Usage::Optional;
-  if (s == "X") return Usage::Relational;
-  return std::nullopt;
-}
-
-bool type_of(std::string_view s, ElementDef* e) {
   if (s == "AN") {
     e->type = ElementType::AN;
   } else if (s == "ID") {
@@ -156,8 +107,8 @@ class DefinitionReader {
     file_ = name;
     if (lines.empty() || lines[0].tokens[0] != "standard" || lines[0].tokens.size() != 3 || lines[0].indented)
       return fail(lines.empty() ? 1 : lines[0].number, "the file must start with `standard NAME VERSION`");
-    if (lines[0].tokens[1] != "x12")
-      return fail(lines[0].number, "standard '" + lines[0].tokens[1] + "' is not one edihub reads (x12)");
+    if (lines[0].tokens[1] != "x12" && lines[0].tokens[1] != "edifact")
+      return fail(lines[0].number, "standard '" + lines[0].tokens[1] + "' is not one edihub reads (x12, edifact)");
     auto& slot = out_->versions_[lines[0].tokens[1] + " " + lines[0].tokens[2]];
     if (!slot) slot = std::make_unique<Definitions::Version>();
     v_ = slot.get();
@@ -193,8 +144,9 @@ class DefinitionReader {
       return fail(l.number, "expected `element REF TYPE MIN MAX [\"name\"]`");
     auto e = std::make_unique<ElementDef>();
     e->ref = l.tokens[1];
-    if (!type_of(l.tokens[2], e.get()))
-      return fail(l.number, "element " + e->ref + ": type '" + l.tokens[2] + "' is not AN, ID, DT, TM, R or N0-N9");
+    if (!type_of(standard_, l.tokens[2], e.get()))
+      return fail(l.number, "element " + e->ref + ": type '" + l.tokens[2] + "' is not " +
+                                (standard_ == "edifact" ? "a, an or n" : "AN, ID, DT, TM, R or N0-N9"));
     auto min = number_of(l.tokens[3]), max = number_of(l.tokens[4]);
     if (!min || !max || *min == 0 || *min > *max || *max > 100000)
       return fail(l.number, "element " + e->ref + ": lengths must be 1 <= MIN <= MAX");
@@ -311,11 +263,13 @@ class DefinitionReader {
       }
       const bool loop = b.tokens[0] == "loop";
       const size_t at = loop ? 1 : 0;
-      if (b.tokens.size() != at + 3)
-        return fail(b.number, loop ? "expected `loop ID USAGE MAX`" : "expected `TAG USAGE MAX`");
+      const bool named = loop && b.tokens.size() == at + 4 && b.quoted[at + 3];
+      if (b.tokens.size() != at + 3 && !named)
+        return fail(b.number, loop ? "expected `loop ID USAGE MAX [\"name\"]`" : "expected `TAG USAGE MAX`");
       Node n;
       n.loop = loop;
       n.tag = b.tokens[at];
+      if (named) n.name = b.tokens[at + 3];
       auto u = usage_of(b.tokens[at + 1]);
       if (!u || *u == Usage::Relational) return fail(b.number, "usage '" + b.tokens[at + 1] + "' is not M or O");
       n.usage = *u;
@@ -362,10 +316,22 @@ Result<Definitions> Definitions::load(const std::vector<File>& files) {
   return d;
 }
 
-const Definitions::Version* Definitions::version(std::string_view standard, std::string_view version) const {
+std::string version_key(std::string_view standard, std::string_view version) {
   if (standard == "x12" && version.size() > 6) version = version.substr(0, 6);
-  std::string key = std::string(standard) + " " + std::string(version);
-  auto it = versions_.find(key);
+  if (standard == "edifact") {
+    // "D:96A:UN[:EAN008]": the directory's version and release.
+    const size_t a = version.find(':');
+    if (a != std::string_view::npos) {
+      const size_t b = version.find(':', a + 1);
+      return std::string(standard) + " " + std::string(version.substr(0, a)) +
+             std::string(version.substr(a + 1, b == std::string_view::npos ? std::string_view::npos : b - a - 1));
+    }
+  }
+  return std::string(standard) + " " + std::string(version);
+}
+
+const Definitions::Version* Definitions::version(std::string_view standard, std::string_view version) const {
+  auto it = versions_.find(version_key(standard, version));
   return it == versions_.end() ? nullptr : it->second.get();
 }
 

@@ -16,9 +16,10 @@
 
 namespace edihub::documents {
 
-// X12 element types: AN string, ID code, DT date, TM time, N0-N9 numeric with
-// implied decimals, R decimal.
-enum class ElementType { AN, ID, DT, TM, N, R };
+// Element types. X12: AN string, ID code, DT date, TM time, N0-N9 numeric
+// with implied decimals, R decimal. EDIFACT: an (AN), a alphabetic, n numeric
+// (a decimal with '.' or ',' as its mark).
+enum class ElementType { AN, ID, DT, TM, N, R, Alpha, Numeric };
 
 struct ElementDef {
   std::string ref;  // the data element reference number, "373"
@@ -27,9 +28,13 @@ struct ElementDef {
   uint32_t min = 1, max = 1;
   std::string name;
   std::set<std::string, std::less<>> codes;  // empty: any code
+  // In a guide: the standard's element this one narrows (its codes tell an
+  // invalid code from one the guide does not use).
+  const ElementDef* base = nullptr;
 };
 
-enum class Usage { Mandatory, Optional, Relational };
+// NotUsed: a guide's "must not be sent" (X12 999 I4 / I10).
+enum class Usage { Mandatory, Optional, Relational, NotUsed };
 
 struct ComponentUse {
   const ElementDef* element = nullptr;
@@ -50,7 +55,8 @@ struct ElementUse {
   std::string_view ref() const { return element != nullptr ? element->ref : composite->id; }
 };
 
-// A syntax note between element positions (1-based), X12 style.
+// A syntax note between element positions (1-based), X12 style (EDIFACT
+// dependency notes D2-D6 are written with the same letters).
 struct Rule {
   enum class Kind { Paired, Required, Exclusion, Conditional, ListConditional };
   Kind kind = Kind::Paired;
@@ -69,7 +75,8 @@ struct SegmentDef {
 // first is the segment that starts each repetition.
 struct Node {
   bool loop = false;
-  std::string tag;  // the segment's tag; for a loop, its first segment's (the loop id)
+  std::string tag;   // the segment's tag; for a loop, its first segment's (the loop id)
+  std::string name;  // a loop's name where the standard gives one ("SG2")
   Usage usage = Usage::Optional;
   uint32_t max = 1;  // maximum use, or repetitions of a loop
   const SegmentDef* segment = nullptr;
@@ -86,8 +93,9 @@ struct MessageDef {
 // Every definition of one or more standard versions.
 class Definitions {
  public:
-  // The message definition for `type` in `version` (X12: GS08/ST03, only the
-  // first 6 characters count, "004010VICS" is 004010), or null.
+  // The message definition for `type` in `version`, or null. X12: GS08/ST03,
+  // only the first 6 characters count ("004010VICS" is 004010); EDIFACT: the
+  // S009 version and release ("D:96A:UN:EAN008" is D96A).
   const MessageDef* message(std::string_view standard, std::string_view version, std::string_view type) const;
   // Whether `tag` is a segment of `version`'s dictionary.
   bool knows_segment(std::string_view standard, std::string_view version, std::string_view tag) const;
@@ -110,9 +118,43 @@ class Definitions {
     std::map<std::string, std::unique_ptr<MessageDef>, std::less<>> messages;
   };
   const Version* version(std::string_view standard, std::string_view version) const;
+  friend class GuideReader;
   // Keyed "x12 004010". unique_ptr: the model's pointers stay valid when moved.
   std::map<std::string, std::unique_ptr<Version>, std::less<>> versions_;
   friend class DefinitionReader;
+};
+
+// "x12 004010" for ("x12", "004010VICS"), "edifact D96A" for ("edifact", "D:96A:UN:EAN008").
+std::string version_key(std::string_view standard, std::string_view version);
+
+// A partner's implementation guide: one message definition narrowed, never
+// widened (schema/definitions/README.md, "Guides"). Pure, like the
+// definitions: text in, guide or an error naming the file and line out.
+class Guide {
+ public:
+  // Reads a guide over `standard` (which must outlive it): a file starting
+  // `guide STANDARD VERSION TYPE ["name"]`.
+  static Result<std::shared_ptr<const Guide>> load(const Definitions& standard, const Definitions::File& file);
+  const MessageDef& message() const { return message_; }
+  const std::string& name() const { return name_; }  // the file's name, for people
+
+ private:
+  MessageDef message_;
+  std::string name_;
+  // The segments, composites and elements the guide narrowed, owned here.
+  std::vector<std::unique_ptr<SegmentDef>> segments_;
+  std::vector<std::unique_ptr<CompositeDef>> composites_;
+  std::vector<std::unique_ptr<ElementDef>> elements_;
+  friend class GuideReader;
+};
+
+// What a partner's messages are checked against: its guides where one is
+// for the message's standard, version and type, the standard's definition
+// otherwise.
+struct Catalog {
+  const Definitions* standard = nullptr;
+  std::vector<std::shared_ptr<const Guide>> guides;
+  const MessageDef* message(std::string_view standard_name, std::string_view version, std::string_view type) const;
 };
 
 // The files of schema/definitions/, compiled into the binary (named by their

@@ -12,12 +12,21 @@ namespace {
 constexpr size_t kNone = static_cast<size_t>(-1);
 constexpr size_t kMaxElements = 512;  // a segment's elements looked at; the rest are "too many"
 
-// The values between `sep`, views into `text` (X12 has no release character).
-void split_on(std::string_view text, char sep, std::vector<std::string_view>* out) {
+// The values between `sep`, views into `text`; a separator after the release
+// character (EDIFACT `?`, 0 for none) is data.
+void split_on(std::string_view text, char sep, char release, std::vector<std::string_view>* out) {
   out->clear();
-  size_t start = 0;
+  size_t start = 0, i = 0;
   while (out->size() < kMaxElements) {
-    const size_t at = text.find(sep, start);
+    size_t at = std::string_view::npos;
+    for (; i < text.size(); ++i) {
+      if (release != 0 && text[i] == release) {
+        ++i;
+      } else if (text[i] == sep) {
+        at = i++;
+        break;
+      }
+    }
     out->push_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
     if (at == std::string_view::npos) return;
     start = at + 1;
@@ -39,10 +48,16 @@ std::string quotable(std::string_view v, const edi::Delimiters& d) {
   return std::string(v);
 }
 
-// Whether `v` holds the repetition separator, or (`simple`) the component one.
+// Whether `v` holds an unreleased repetition separator, or (`simple`) component one.
 bool has_separator(std::string_view v, const edi::Delimiters& d, bool simple) {
-  return (simple && v.find(d.component) != std::string_view::npos) ||
-         (d.repetition != 0 && v.find(d.repetition) != std::string_view::npos);
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (d.release != 0 && v[i] == d.release) {
+      ++i;
+    } else if ((simple && v[i] == d.component) || (d.repetition != 0 && v[i] == d.repetition)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
@@ -72,7 +87,8 @@ bool valid_time(std::string_view v) {
 }
 
 // How many digits a numeric value has, or -1 when it is not a number of
-// `type` (N: optional minus and digits; R: also one decimal point).
+// `type` (N: optional minus and digits; R: also one decimal point; EDIFACT n:
+// one decimal mark, '.' or ',').
 int numeric_length(std::string_view v, ElementType type) {
   if (!v.empty() && v[0] == '-') v.remove_prefix(1);
   int n = 0;
@@ -80,7 +96,8 @@ int numeric_length(std::string_view v, ElementType type) {
   for (char c : v) {
     if (is_digit(c)) {
       ++n;
-    } else if (c == '.' && type == ElementType::R && !point) {
+    } else if (!point && (type == ElementType::R || type == ElementType::Numeric) &&
+               (c == '.' || (c == ',' && type == ElementType::Numeric))) {
       point = true;
     } else {
       return -1;
@@ -89,22 +106,39 @@ int numeric_length(std::string_view v, ElementType type) {
   return n == 0 ? -1 : n;
 }
 
-// The IK403 code for `v` against `e`, or nullptr when it is valid.
-const char* value_problem(const ElementDef& e, std::string_view v) {
+bool is_alpha_value(std::string_view v) {
+  for (char c : v)
+    if (is_digit(c)) return false;
+  return true;
+}
+
+// The code for `v` against `e`, or nullptr when it is valid. `release` is
+// EDIFACT's release character: it is not data and not counted.
+const char* value_problem(const ElementDef& e, std::string_view v, char release) {
   size_t length = v.size();
-  if (e.type == ElementType::N || e.type == ElementType::R) {
+  if (e.type == ElementType::N || e.type == ElementType::R || e.type == ElementType::Numeric) {
     const int n = numeric_length(v, e.type);
     if (n < 0) return "6";
     length = static_cast<size_t>(n);
   } else {
-    for (char c : v)
-      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return "6";
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (static_cast<unsigned char>(v[i]) < 0x20 || v[i] == 0x7f) return "6";
+      if (release != 0 && v[i] == release && i + 1 < v.size()) {
+        --length;  // "?+" is one character of data
+        ++i;
+      }
+    }
+    if (e.type == ElementType::Alpha && !is_alpha_value(v)) return "6";
   }
   if (length < e.min) return "4";
   if (length > e.max) return "5";
   if (e.type == ElementType::DT && !valid_date(v)) return "8";
   if (e.type == ElementType::TM && !valid_time(v)) return "9";
-  if (e.type == ElementType::ID && !e.codes.empty() && e.codes.find(v) == e.codes.end()) return "7";
+  if (!e.codes.empty() && e.codes.find(v) == e.codes.end()) {
+    // A code the standard knows but the partner's guide does not use.
+    const bool standard_code = e.base != nullptr && (e.base->codes.empty() || e.base->codes.count(v) != 0);
+    return standard_code ? "I6" : "7";
+  }
   return nullptr;
 }
 
@@ -120,6 +154,7 @@ std::string_view segment_error_text(std::string_view code) {
                                                "segment not in defined transaction set",
                                                "segment not in proper sequence",
                                                "segment has data element errors"};
+  if (code == "I4") return "implementation \"not used\" segment present";
   const size_t i = code.size() == 1 && code[0] >= '1' && code[0] <= '8' ? static_cast<size_t>(code[0] - '0') : 0;
   return i == 0 ? std::string_view("segment error") : kText[i];
 }
@@ -136,6 +171,8 @@ std::string_view element_error_text(std::string_view code) {
                                                "invalid date",
                                                "invalid time",
                                                "exclusion condition violated"};
+  if (code == "I6") return "code value not used in implementation";
+  if (code == "I10") return "implementation \"not used\" data element present";
   size_t i = 0;
   if (code == "10") {
     i = 10;
@@ -150,7 +187,7 @@ void Validator::begin(const edi::Interchange& ic, const edi::Group&, const edi::
   stack_.clear();
   dropped_ = 0;
   d_ = ic.delimiters;
-  def_ = defs_.message(edi::standard_name(ic.standard), message.version, message.type);
+  def_ = catalog_->message(edi::standard_name(ic.standard), message.version, message.type);
   if (def_ != nullptr) stack_.push_back({&def_->root, kNone, std::vector<uint32_t>(def_->root.children.size(), 0)});
 }
 
@@ -223,6 +260,10 @@ void Validator::place(const edi::Segment& s, uint32_t number) {
         report({std::string(tag), number, loop_id(), n.loop ? "4" : "5", {}});  // loop over max / segment over max use
         return;
       }
+      if (n.usage == Usage::NotUsed) {
+        report({std::string(tag), number, loop_id(), "I4", {}});  // the partner's guide does not use it
+        return;
+      }
       check_elements(*def, s, number);
       return;
     }
@@ -232,8 +273,9 @@ void Validator::place(const edi::Segment& s, uint32_t number) {
 }
 
 std::string Validator::unplaced_code(std::string_view tag) const {
-  if (!defs_.knows_segment(def_->standard, def_->version, tag)) return "1";  // unrecognized segment ID
-  if (def_->tags.find(tag) == def_->tags.end()) return "6";                  // not in the defined transaction set
+  if (catalog_->standard == nullptr || !catalog_->standard->knows_segment(def_->standard, def_->version, tag))
+    return "1";                                              // unrecognized segment ID
+  if (def_->tags.find(tag) == def_->tags.end()) return "6";  // not in the defined transaction set
   for (const Frame& f : stack_) {
     const size_t upto = f.index == kNone ? 0 : f.index;
     for (size_t j = 0; j < upto; ++j) {
@@ -250,7 +292,7 @@ void Validator::check_elements(const SegmentDef& def, const edi::Segment& s, uin
   if (def.elements.empty() && def.open) return;
   std::vector<std::string_view>& values = values_;  // reused: no allocation per segment
   std::vector<std::string_view>& components = components_;
-  split_on(s.text, d_.element, &values);  // [0] is the tag
+  split_on(s.text, d_.element, d_.release, &values);  // [0] is the tag
   const size_t n = values.size() - 1;
   std::vector<edi::ElementError> found;
   auto add = [&](uint32_t position, uint32_t component, std::string_view ref, const char* code,
@@ -262,7 +304,7 @@ void Validator::check_elements(const SegmentDef& def, const edi::Segment& s, uin
     e.code = code;
     // The bad value where there is one (too short ... exclusion), not for what is missing or extra.
     const std::string_view c(code);
-    if (c != "1" && c != "2" && c != "3") e.value = quotable(value, d_);
+    if (c != "1" && c != "2" && c != "3" && c != "I10") e.value = quotable(value, d_);
     found.push_back(std::move(e));
   };
   for (size_t i = 1; i <= n; ++i) {
@@ -280,13 +322,17 @@ void Validator::check_elements(const SegmentDef& def, const edi::Segment& s, uin
       if (use.usage == Usage::Mandatory) add(static_cast<uint32_t>(i), 0, use.ref(), "1", v);
       continue;
     }
+    if (use.usage == Usage::NotUsed) {
+      add(static_cast<uint32_t>(i), 0, use.ref(), "I10", v);  // the partner's guide does not use it
+      continue;
+    }
     if (use.element != nullptr) {
       // A separator inside a simple element: the sender meant a composite or a repetition.
-      const char* p = has_separator(v, d_, true) ? "6" : value_problem(*use.element, v);
+      const char* p = has_separator(v, d_, true) ? "6" : value_problem(*use.element, v, d_.release);
       if (p != nullptr) add(static_cast<uint32_t>(i), 0, use.ref(), p, v);
       continue;
     }
-    split_on(v, d_.component, &components);
+    split_on(v, d_.component, d_.release, &components);
     const auto& parts = use.composite->components;
     for (size_t k = 0; k < components.size(); ++k) {
       const auto position = static_cast<uint32_t>(i), component = static_cast<uint32_t>(k + 1);
@@ -296,8 +342,11 @@ void Validator::check_elements(const SegmentDef& def, const edi::Segment& s, uin
       }
       if (components[k].empty()) {
         if (parts[k].usage == Usage::Mandatory) add(position, component, parts[k].element->ref, "1", "");
-      } else if (const char* p =
-                     has_separator(components[k], d_, false) ? "6" : value_problem(*parts[k].element, components[k])) {
+      } else if (parts[k].usage == Usage::NotUsed) {
+        add(position, component, parts[k].element->ref, "I10", components[k]);
+      } else if (const char* p = has_separator(components[k], d_, false)
+                                     ? "6"
+                                     : value_problem(*parts[k].element, components[k], d_.release)) {
         add(position, component, parts[k].element->ref, p, components[k]);
       }
     }
@@ -363,10 +412,10 @@ std::string finding_text(const edi::SegmentError& e) {
   return out;
 }
 
-edi::MessageObserver::Findings validate_message(const Definitions& definitions, const edi::Interchange& ic,
+edi::MessageObserver::Findings validate_message(const Catalog& catalog, const edi::Interchange& ic,
                                                 const edi::Group& group, const edi::Message& message,
                                                 std::string_view input, ValidatorLimits limits) {
-  Validator v(definitions, limits);
+  Validator v(catalog, limits);
   v.begin(ic, group, message);
   if (message.span.offset > input.size() || message.span.length > input.size() - message.span.offset) return v.end();
   const std::string_view bytes = input.substr(message.span.offset, message.span.length);

@@ -13,6 +13,13 @@
 //                7 invalid code value           8 invalid date
 //                9 invalid time                 10 exclusion condition violated
 //
+// and, where a partner's guide narrows the standard, the 999's implementation
+// codes: IK304 I4 ("not used" segment present), IK403 I10 ("not used" element
+// present) and I6 (a standard code the guide does not use). A 997 (004010
+// has none of them) says 2, 10 and 7 instead (parsers/x12/acks.h); a CONTRL
+// maps every code to ISO 9735's 0085 (parsers/edifact/contrl.h). EDIFACT
+// messages are checked the same way, with the release character honoured.
+//
 // A message whose standard, version and type have no definition is not
 // checked (Message::validated stays false); the envelope checks still apply.
 #pragma once
@@ -44,8 +51,13 @@ std::string element_finding_text(const edi::SegmentError& segment, const edi::El
 
 class Validator : public edi::MessageObserver {
  public:
+  // Checks against the standard's definitions.
   explicit Validator(const Definitions& definitions, ValidatorLimits limits = {})
-      : defs_(definitions), limits_(limits) {}
+      : own_{&definitions, {}}, catalog_(&own_), limits_(limits) {}
+  // Checks against a partner's guides where it has one (`catalog` must outlive the validator).
+  explicit Validator(const Catalog& catalog, ValidatorLimits limits = {}) : catalog_(&catalog), limits_(limits) {}
+  Validator(const Validator&) = delete;
+  Validator& operator=(const Validator&) = delete;
 
   void begin(const edi::Interchange& ic, const edi::Group& group, const edi::Message& message) override;
   void segment(const edi::Segment& s, uint32_t number) override;
@@ -69,7 +81,8 @@ class Validator : public edi::MessageObserver {
   void report(edi::SegmentError e);
   std::string loop_id() const;
 
-  const Definitions& defs_;
+  Catalog own_;  // the standard alone, when constructed from Definitions
+  const Catalog* catalog_;
   ValidatorLimits limits_;
   const MessageDef* def_ = nullptr;
   edi::Delimiters d_;
@@ -83,7 +96,7 @@ class Validator : public edi::MessageObserver {
 // `input` (the interchange's input): what the Validator finds when the parser
 // drives it, for a caller that learns only after the parse whether it wants
 // the check (the gate, once it knows whose the interchange is).
-edi::MessageObserver::Findings validate_message(const Definitions& definitions, const edi::Interchange& ic,
+edi::MessageObserver::Findings validate_message(const Catalog& catalog, const edi::Interchange& ic,
                                                 const edi::Group& group, const edi::Message& message,
                                                 std::string_view input, ValidatorLimits limits = {});
 

@@ -88,9 +88,10 @@ void apply_validation(InterchangeWork& w, std::string_view input) {
   const Policy policy = w.partner->validation.policy;
   if (policy == Policy::Off) return;
   std::string first;  // the first finding, for the message log
+  const documents::Catalog catalog{&documents::standard_definitions(), w.partner->validation.guides};
   for (edi::Group& g : w.acked.groups) {
     for (edi::Message& m : g.messages) {
-      auto found = documents::validate_message(documents::standard_definitions(), w.acked, g, m, input);
+      auto found = documents::validate_message(catalog, w.acked, g, m, input);
       if (!found.checked || found.errors.empty()) continue;
       if (first.empty()) {
         first = m.type + " " + m.control_number + ": " + documents::finding_text(found.errors[0]);

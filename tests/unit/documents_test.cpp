@@ -133,8 +133,10 @@ TEST_CASE("definition files: each mistake names the file, the line and what was 
             .message() == "test.def:5: loop ZZ must start with segment ZZ");
   CHECK(load("standard x12 004010\nmessage 1\n  QQ M >0\n").status().message() ==
         "test.def:3: maximum '>0' is not a number >= 1 or >1");
-  CHECK(load("standard edifact D96A\n").status().message() ==
-        "test.def:1: standard 'edifact' is not one edihub reads (x12)");
+  CHECK(load("standard tradacoms 9\n").status().message() ==
+        "test.def:1: standard 'tradacoms' is not one edihub reads (x12, edifact)");
+  CHECK(load("standard edifact D96A\nelement 1004 AN 1 35\n").status().message() ==
+        "test.def:2: element 1004: type 'AN' is not a, an or n");
   // A file may use what another file of its version defines, in any order.
   auto split = documents::Definitions::load(
       {{"m.def", "standard x12 004010\nmessage 1\n  ZZ M 1\n"}, {"s.def", "standard x12 004010\nsegment ZZ open\n"}});
