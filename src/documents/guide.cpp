@@ -62,7 +62,7 @@ class GuideReader {
     const MessageDef* base = standard_.message(head.tokens[1], head.tokens[2], head.tokens[3]);
     if (v == nullptr || base == nullptr)
       return fail(head.number, "edihub has no definition of " + head.tokens[1] + " " + head.tokens[2] + " " +
-                                   head.tokens[3] + " to narrow (it has: " + joined(standard_.names()) + ")");
+                                   head.tokens[3] + " to narrow");
     v_ = v;
     out_->message_ = *base;
     if (head.tokens.size() == 5) out_->message_.name = head.tokens[4];
@@ -82,12 +82,6 @@ class GuideReader {
   }
 
  private:
-  static std::string joined(const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out.empty() ? "none" : out;
-  }
-
   Status fail(size_t line, const std::string& what) const {
     return Status::invalid(file_ + ":" + std::to_string(line) + ": " + what);
   }

@@ -53,4 +53,30 @@ if [[ $json != *'"validation":{"checked":true,"errors":[{"segment":"DTM","positi
   echo "FAIL: inspect --validate --json printed: $json"
   fail=1
 fi
+# --guide: a partner's guide over the shipped definitions; --definitions: other files.
+printf 'guide x12 004010 810 "Acme 810"\nsegment CUR M\n' >"$work/acme-810.def"
+expect 1 inspect --validate --guide "$work/acme-810.def" samples/edi/x12-810-004010.edi
+got=$("$edihub" inspect --validate --guide "$work/acme-810.def" samples/edi/x12-810-004010.edi | tail -n 1)
+if [[ $got != "    CUR at segment 3: mandatory segment missing (code 3)" ]]; then
+  echo "FAIL: inspect --guide printed: $got"
+  fail=1
+fi
+printf 'guide x12 004010 810\nsegment BIG O\n' >"$work/wide.def"
+expect 2 inspect --validate --guide "$work/wide.def" samples/edi/x12-810-004010.edi
+got=$("$edihub" inspect --validate --guide "$work/wide.def" samples/edi/x12-810-004010.edi 2>&1 | sed "s|$work/||")
+if [[ $got != "edihub inspect: --guide wide.def:2: segment BIG is mandatory in the standard: a guide cannot make it optional" ]]; then
+  echo "FAIL: a widening guide printed: $got"
+  fail=1
+fi
+expect 2 inspect --guide "$work/acme-810.def" samples/edi/x12-810-004010.edi
+mkdir -p "$work/defs"
+cp -r schema/definitions/x12 "$work/defs/"
+expect 0 inspect --validate --definitions "$work/defs" samples/edi/x12-810-004010.edi
+printf 'standard x12 004010\nsegment BIG open\n' >"$work/defs/x12/004010/twice.def"
+got=$("$edihub" inspect --validate --definitions "$work/defs" samples/edi/x12-810-004010.edi 2>&1)
+if [[ $got != "edihub inspect: --definitions x12/004010/twice.def:2: segment BIG is defined twice" ]]; then
+  echo "FAIL: a broken --definitions printed: $got"
+  fail=1
+fi
+expect 2 inspect --validate --definitions "$work/nowhere" samples/edi/x12-810-004010.edi
 exit $fail

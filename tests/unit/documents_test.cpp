@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -51,41 +52,57 @@ std::string interchange(const std::vector<std::string>& content, const std::stri
   return out;
 }
 
-edi::ParseResult validate(const std::string& bytes,
-                          const documents::Definitions& defs = documents::standard_definitions()) {
-  documents::Validator validator(defs);
+edi::ParseResult validate(const std::string& bytes, const documents::Catalog& catalog) {
+  documents::Validator validator(catalog);
   edi::ParseOptions options;
   options.observer = &validator;
   return edi::parse(bytes, options);
 }
 
-// The AK3, AK4 and AK5 segments of the 997 for `content`, one per line.
-std::string findings(const std::vector<std::string>& content,
-                     const documents::Definitions& defs = documents::standard_definitions(),
-                     const std::string& type = "810") {
-  edi::ParseResult r = validate(interchange(content, type), defs);
-  REQUIRE(r.interchanges.size() == 1);
-  REQUIRE(r.interchanges[0].ok());  // the envelope is fine: only the validator speaks
-  REQUIRE(r.interchanges[0].groups.at(0).messages.at(0).validated);
-  const std::string ack = x12::build_997(r.interchanges[0], kEnv);
-  // The acknowledgments edihub writes pass their own definitions (997 004010, 999 005010).
-  for (const std::string& own : {ack, x12::build_999(r.interchanges[0], kEnv)}) {
-    edi::ParseResult again = validate(own);
-    REQUIRE(again.interchanges.size() == 1);
-    const edi::Message& m = again.interchanges[0].groups.at(0).messages.at(0);
-    CHECK(m.validated);
-    CHECK_MESSAGE(m.segment_errors.empty(), own);
-  }
+edi::ParseResult validate(const std::string& bytes,
+                          const documents::Definitions& defs = documents::standard_definitions()) {
+  return validate(bytes, documents::Catalog{&defs, {}});
+}
+
+// The lines of `ack` that start with one of `prefixes`.
+std::string lines_of(const std::string& ack, std::initializer_list<const char*> prefixes) {
   std::string out;
   size_t start = 0;
   while (start < ack.size()) {
     size_t end = ack.find('\n', start);
     if (end == std::string::npos) end = ack.size();
     const std::string line = ack.substr(start, end - start);
-    if (line.rfind("AK3", 0) == 0 || line.rfind("AK4", 0) == 0 || line.rfind("AK5", 0) == 0) out += line + "\n";
+    for (const char* p : prefixes)
+      if (line.rfind(p, 0) == 0) out += line + "\n";
     start = end + 1;
   }
   return out;
+}
+
+// The AK3, AK4 and AK5 segments of the 997 for `content` (with `v999`, the
+// IK3, IK4 and IK5 of the 999), one per line.
+std::string ack_findings(const std::vector<std::string>& content, const documents::Catalog& catalog, bool v999,
+                         const std::string& type = "810") {
+  edi::ParseResult r = validate(interchange(content, type), catalog);
+  REQUIRE(r.interchanges.size() == 1);
+  REQUIRE(r.interchanges[0].ok());  // the envelope is fine: only the validator speaks
+  REQUIRE(r.interchanges[0].groups.at(0).messages.at(0).validated);
+  const std::string ack997 = x12::build_997(r.interchanges[0], kEnv), ack999 = x12::build_999(r.interchanges[0], kEnv);
+  // The acknowledgments edihub writes pass their own definitions (997 004010, 999 005010).
+  for (const std::string& own : {ack997, ack999}) {
+    edi::ParseResult again = validate(own);
+    REQUIRE(again.interchanges.size() == 1);
+    const edi::Message& m = again.interchanges[0].groups.at(0).messages.at(0);
+    CHECK(m.validated);
+    CHECK_MESSAGE(m.segment_errors.empty(), own);
+  }
+  return v999 ? lines_of(ack999, {"IK3", "IK4", "IK5"}) : lines_of(ack997, {"AK3", "AK4", "AK5"});
+}
+
+std::string findings(const std::vector<std::string>& content,
+                     const documents::Definitions& defs = documents::standard_definitions(),
+                     const std::string& type = "810") {
+  return ack_findings(content, documents::Catalog{&defs, {}}, false, type);
 }
 
 std::vector<std::string> with(std::vector<std::string> content, size_t at, const std::string& segment) {
@@ -249,4 +266,95 @@ TEST_CASE("the validator's memory is bounded by the definition, its findings by 
   REQUIRE(r.interchanges.size() == 1);
   CHECK(r.interchanges[0].groups[0].messages[0].segment_errors.size() == 10);
   CHECK(validator.dropped() == 490);
+}
+
+// --- Partner implementation guides ------------------------------------------
+
+namespace {
+
+Result<std::shared_ptr<const documents::Guide>> guide(const std::string& text) {
+  return documents::Guide::load(documents::standard_definitions(), {"acme-810.def", text});
+}
+
+// The standard's definitions with one guide over them.
+documents::Catalog guided(const std::string& text) {
+  auto g = guide(text);
+  REQUIRE_MESSAGE(g.is_ok(), g.status().message());
+  return documents::Catalog{&documents::standard_definitions(), {g.value()}};
+}
+
+const char* const kAcmeGuide =
+    "guide x12 004010 810 \"Acme Supply 810\"\n"
+    "segment CUR M          # Acme always says the currency\n"
+    "segment N1/N2 -        # and never sends additional names\n"
+    "loop N1 max 3\n"
+    "element BIG02 length 1 10\n"
+    "element PID01 codes F  # free-form descriptions only\n"
+    "element IT108 -        # one product id per line\n";
+
+}  // namespace
+
+TEST_CASE("a guide turns a valid standard message into the errors its partner cares about, in 999 and 997 terms") {
+  const documents::Catalog acme = guided(kAcmeGuide);
+  // The sample invoice is valid against the standard; CUR is mandatory for Acme.
+  CHECK(findings(kInvoice) == "AK5*A~\n");
+  CHECK(ack_findings(kInvoice, acme, true) ==
+        "IK3*CUR*3**3~\nIK3*IT1*10*IT1*8~\nIK4*8*235*I10~\nIK3*IT1*12*IT1*8~\nIK4*8*235*I10~\nIK5*R*5~\n");
+  std::vector<std::string> acme_invoice = inserted(kInvoice, 1, "CUR*SE*USD");
+  acme_invoice = with(acme_invoice, 9, "IT1*1*24*EA*12.50**UP*012345678905");
+  acme_invoice = with(acme_invoice, 11, "IT1*2*12*EA*39.99**UP*012345678912");
+  CHECK(ack_findings(acme_invoice, acme, true) == "IK5*A~\n");
+  // I4: a segment the guide does not use; 997 (004010) says unexpected (2).
+  CHECK(ack_findings(inserted(acme_invoice, 4, "N2*ACCOUNTS PAYABLE"), acme, true) == "IK3*N2*6*N1*I4~\nIK5*R*5~\n");
+  CHECK(ack_findings(inserted(acme_invoice, 4, "N2*ACCOUNTS PAYABLE"), acme, false) == "AK3*N2*6*N1*2~\nAK5*R*5~\n");
+  // I6: S is a code of the standard's list that Acme does not use; Q no list has (7).
+  CHECK(ack_findings(with(acme_invoice, 10, "PID*S****WIDGET"), acme, true) ==
+        "IK3*PID*12*PID*8~\nIK4*1*349*I6*S~\nIK5*R*5~\n");
+  CHECK(ack_findings(with(acme_invoice, 10, "PID*S****WIDGET"), acme, false) ==
+        "AK3*PID*12*PID*8~\nAK4*1*349*7*S~\nAK5*R*5~\n");
+  CHECK(ack_findings(with(acme_invoice, 10, "PID*Q****WIDGET"), acme, true) ==
+        "IK3*PID*12*PID*8~\nIK4*1*349*7*Q~\nIK5*R*5~\n");
+  // A lowered length (5), a lowered loop maximum (4).
+  CHECK(ack_findings(with(acme_invoice, 0, "BIG*20240315*INV-8830100"), acme, true) ==
+        "IK3*BIG*2**8~\nIK4*2*76*5*INV-8830100~\nIK5*R*5~\n");
+  std::vector<std::string> four_parties = acme_invoice;
+  for (int i = 0; i < 2; ++i)
+    four_parties = inserted(four_parties, 7, "N1*ST*STORE " + std::to_string(i) + "*92*S" + std::to_string(i));
+  CHECK(ack_findings(four_parties, acme, true) == "IK3*N1*10*N1*4~\nIK5*R*5~\n");
+}
+
+TEST_CASE("a guide relaxes nothing: what the standard finds it still finds, and widening is refused at load") {
+  const documents::Catalog acme = guided(kAcmeGuide);
+  std::vector<std::string> acme_invoice = inserted(kInvoice, 1, "CUR*SE*USD");
+  acme_invoice = with(acme_invoice, 9, "IT1*1*24*EA*12.50**UP*012345678905");
+  acme_invoice = with(acme_invoice, 11, "IT1*2*12*EA*39.99**UP*012345678912");
+  // The standard's own errors, in positions the guide never mentions.
+  CHECK(ack_findings(with(acme_invoice, 8, "DTM*011*20240230"), acme, true) ==
+        "IK3*DTM*10**8~\nIK4*2*373*8*20240230~\nIK5*R*5~\n");
+  CHECK(ack_findings(inserted(acme_invoice, 2, "ZZZ*1"), acme, true) == "IK3*ZZZ*4**1~\nIK5*R*5~\n");
+  // Another version's 810 is checked against the standard, not the 004010 guide.
+  CHECK(acme.message("x12", "005010", "810") == documents::standard_definitions().message("x12", "005010", "810"));
+
+  auto refused = [](const std::string& line) {
+    auto g = guide("guide x12 004010 810\n" + line + "\n");
+    return g.is_ok() ? std::string("loaded") : g.status().message();
+  };
+  CHECK(refused("segment BIG O") ==
+        "acme-810.def:2: segment BIG is mandatory in the standard: a guide cannot make it optional");
+  CHECK(refused("segment REF max 13") ==
+        "acme-810.def:2: segment REF may occur 12 times in the standard: a guide cannot raise that to 13");
+  CHECK(refused("loop N1 -") == "loaded");
+  CHECK(refused("element BIG01 -") ==
+        "acme-810.def:2: BIG01 is mandatory in the standard: a guide cannot make it not used");
+  CHECK(refused("element BIG02 length 1 23") ==
+        "acme-810.def:2: BIG02 (76) is 1 to 22 long in the standard: a guide can only narrow that");
+  CHECK(refused("element PID01 codes F Q") == "acme-810.def:2: PID01 (349): 'Q' is not a code of the standard's list");
+  CHECK(refused("segment N1/N1 M") == "acme-810.def:2: N1 starts loop N1: write `loop N1`");
+  CHECK(refused("segment ZZZ M") == "acme-810.def:2: segment ZZZ is not a position of message 810");
+  CHECK(refused("element ZZZ01 M") == "acme-810.def:2: segment ZZZ is not in message 810");
+  CHECK(refused("element REF09 M") == "acme-810.def:2: segment REF has 4 element positions defined, not 9");
+  CHECK(refused("segment CUR X") == "acme-810.def:2: expected `segment PATH [M|O|-] [max N]`");
+  CHECK(refused("frobnicate CUR") == "acme-810.def:2: unknown statement 'frobnicate' (segment, loop, element)");
+  auto other = documents::Guide::load(documents::standard_definitions(), {"g.def", "guide x12 004010 820\n"});
+  CHECK(other.status().message() == "g.def:1: edihub has no definition of x12 004010 820 to narrow");
 }

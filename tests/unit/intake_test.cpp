@@ -165,20 +165,26 @@ TEST_CASE("a late older version of a document is not booked over the newer one")
 
 namespace {
 
-// The demo partners copied to `dir`, acme's profile given `<validation policy="...">`.
-Result<config::Partners> partners_with(const std::filesystem::path& dir, const std::string& policy) {
+// The demo partners copied to `dir`, acme's profile given `<validation
+// policy="...">` with `inside` in it, and `guide` as guides/acme-810.def.
+Result<config::Partners> partners_with(const std::filesystem::path& dir, const std::string& policy,
+                                       const std::string& inside = "", const std::string& guide = "") {
   namespace fs = std::filesystem;
   fs::remove_all(dir);
   fs::copy(test::source_path("partners"), dir, fs::copy_options::recursive);
   std::string acme = test::read_file((dir / "acme.xml").string());
-  acme = with(acme, "</partner>", "  <validation policy=\"" + policy + "\"/>\n</partner>");
+  acme = with(acme, "</partner>", "  <validation policy=\"" + policy + "\">" + inside + "</validation>\n</partner>");
   std::ofstream(dir / "acme.xml", std::ios::trunc) << acme;
+  if (!guide.empty()) {
+    fs::create_directories(dir / "guides");
+    std::ofstream(dir / "guides" / "acme-810.def") << guide;
+  }
   return config::Partners::load(dir.string());
 }
 
 struct ValidatingFixture : Fixture {
-  explicit ValidatingFixture(const std::string& policy) {
-    auto loaded = partners_with(dir, policy);
+  explicit ValidatingFixture(const std::string& policy, const std::string& inside = "", const std::string& guide = "") {
+    auto loaded = partners_with(dir, policy, inside, guide);
     REQUIRE_MESSAGE(loaded.is_ok(), loaded.status().message());
     partners = std::move(loaded).value();
   }
@@ -244,4 +250,36 @@ TEST_CASE("validation off (the default) and a bad policy word") {
   REQUIRE(!bad.is_ok());
   CHECK(test::contains(bad.status().message(),
                        "acme.xml: <validation policy> must be off|reject|accept|flag, not 'strict'"));
+}
+
+TEST_CASE("a partner's guide: its 810s are checked against it, and a guide that cannot be read does not load") {
+  const std::string reference = "<guide message=\"810\" file=\"guides/acme-810.def\"/>";
+  ValidatingFixture f("reject", reference, "guide x12 004010 810 \"Acme 810\"\nsegment CUR M\nelement PID01 codes S\n");
+  // The sample is valid against the standard: Acme's guide wants a currency and PID01 = S.
+  auto r = f.run(sample("x12-810-004010.edi"));
+  CHECK(r.outcome == Outcome::Rejected);
+  CHECK(r.detail ==
+        "does not pass its definition: 810 0001: CUR at segment 3: mandatory segment missing (code 3) (and 3 more)");
+  // F is a code of the standard the guide does not use: a 999's I6, this 997's 7.
+  CHECK(r.receipt.body.find("AK2*810*0001~\nAK3*CUR*3**3~\nAK3*PID*16*PID*8~\nAK4*1*349*7*F~\nAK3*PID*18*PID*8~\n"
+                            "AK4*1*349*7*F~\nAK3*PID*20*PID*8~\nAK4*1*349*7*F~\nAK5*R*5~") != std::string::npos);
+  CHECK(f.rows("invoices") == 0);
+
+  auto refused = [](const std::string& policy, const std::string& inside, const std::string& guide) {
+    const auto dir = std::filesystem::temp_directory_path() / ("edihub-guide-bad-" + std::to_string(::getpid()));
+    auto loaded = partners_with(dir, policy, inside, guide);
+    std::filesystem::remove_all(dir);
+    return loaded.is_ok() ? std::string("loaded") : loaded.status().message();
+  };
+  CHECK(test::contains(refused("off", reference, "guide x12 004010 810\n"),
+                       "acme.xml: <guide message=\"810\"> is never read with <validation policy=\"off\">"));
+  CHECK(test::contains(refused("reject", "<guide message=\"810\" file=\"guides/nowhere.def\"/>", ""),
+                       "guides/nowhere.def: cannot read: No such file or directory"));
+  CHECK(test::contains(
+      refused("reject", "<guide message=\"856\" file=\"guides/acme-810.def\"/>", "guide x12 004010 810\n"),
+      "acme.xml: <guide message=\"856\"> names guides/acme-810.def, a guide for 810"));
+  CHECK(test::contains(refused("reject", reference, "guide x12 004010 810\nsegment BIG O\n"),
+                       "acme-810.def:2: segment BIG is mandatory in the standard: a guide cannot make it optional"));
+  CHECK(test::contains(refused("reject", "<guide message=\"810\"/>", ""),
+                       "acme.xml: <guide> needs message and file attributes"));
 }
