@@ -290,3 +290,70 @@ CREATE INDEX messages_key ON messages (message_id);
 CREATE INDEX outbox_reference ON outbox (reference);
 CREATE INDEX invoices_source ON invoices (partner_id, source);
 CREATE INDEX shipment_notices_source ON shipment_notices (partner_id, source);
+
+-- migration 7: purchase orders and order responses (the document registry,
+-- src/business/registry.h: X12 850/855, EDIFACT ORDERS/ORDRSP)
+CREATE TABLE orders (
+  partner_id     TEXT    NOT NULL,
+  order_number   TEXT    NOT NULL,  -- BEG03 / BGM 1004
+  purpose        TEXT    NOT NULL,  -- original, replace, cancel (of the version booked)
+  status         TEXT    NOT NULL CHECK (status IN ('active', 'cancelled')),
+  document_date  TEXT    NOT NULL,  -- BEG05 / DTM+137: orders versions
+  order_type     TEXT,              -- BEG02 (SA, NE ...) / BGM 1001 (220 ...)
+  currency       TEXT,
+  buyer          TEXT,              -- N1*BY / NAD+BY party id
+  seller         TEXT,              -- N1*SE (SU, VN) / NAD+SU
+  ship_to        TEXT,              -- N1*ST / NAD+DP (ST)
+  delivery_date  TEXT,              -- DTM*002 / DTM+2
+  total_minor    INTEGER,            -- AMT*TT / MOA+86 (79), minor units
+  source         TEXT    NOT NULL,
+  versions       INTEGER  NOT NULL DEFAULT 1,
+  created_at     INTEGER  NOT NULL,
+  updated_at     INTEGER  NOT NULL,
+  PRIMARY KEY (partner_id, order_number)
+);
+CREATE INDEX orders_source ON orders (partner_id, source);
+CREATE TABLE order_lines (
+  partner_id   TEXT    NOT NULL,
+  order_number TEXT    NOT NULL,
+  position     INTEGER  NOT NULL,
+  line_number  INTEGER  NOT NULL,
+  item_id      TEXT,
+  item_id_type TEXT,
+  quantity     TEXT    NOT NULL,  -- decimal text
+  unit         TEXT,
+  unit_price   TEXT,              -- decimal text
+  PRIMARY KEY (partner_id, order_number, position),
+  FOREIGN KEY (partner_id, order_number) REFERENCES orders (partner_id, order_number) ON DELETE CASCADE
+);
+CREATE TABLE order_responses (
+  partner_id      TEXT    NOT NULL,
+  response_number TEXT    NOT NULL,  -- BAK08 (else BAK03) / BGM 1004
+  purpose         TEXT    NOT NULL,
+  status          TEXT    NOT NULL CHECK (status IN ('active', 'cancelled')),
+  document_date   TEXT    NOT NULL,
+  order_number    TEXT    NOT NULL,  -- BAK03 / RFF+ON: the order answered
+  response_type   TEXT,              -- BAK02 (AC, AD, RJ ...) / BGM 4343 (else 1225)
+  buyer           TEXT,
+  seller          TEXT,
+  source          TEXT    NOT NULL,
+  versions        INTEGER  NOT NULL DEFAULT 1,
+  created_at      INTEGER  NOT NULL,
+  updated_at      INTEGER  NOT NULL,
+  PRIMARY KEY (partner_id, response_number)
+);
+CREATE INDEX order_responses_source ON order_responses (partner_id, source);
+CREATE TABLE order_response_lines (
+  partner_id      TEXT    NOT NULL,
+  response_number TEXT    NOT NULL,
+  position        INTEGER  NOT NULL,
+  line_number     INTEGER  NOT NULL,
+  item_id         TEXT,
+  item_id_type    TEXT,
+  quantity        TEXT,
+  unit            TEXT,
+  line_status     TEXT,              -- ACK01 / LIN 1229
+  PRIMARY KEY (partner_id, response_number, position),
+  FOREIGN KEY (partner_id, response_number)
+    REFERENCES order_responses (partner_id, response_number) ON DELETE CASCADE
+);

@@ -1,4 +1,5 @@
-// EDIFACT DESADV (despatch advice) and INVOIC (invoice / credit note).
+// EDIFACT DESADV (despatch advice), INVOIC (invoice / credit note), ORDERS
+// (purchase order) and ORDRSP (purchase order response).
 #include <string>
 #include <vector>
 
@@ -430,6 +431,158 @@ Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std:
   doc.tax_minor = tax124 ? tax124 : tax176 ? tax176 : tax150;
   doc.line_total_minor = line_total79;
   out.document = std::move(doc);
+  return out;
+}
+
+namespace {
+
+// The party of a NAD: C082 3039, else the name (C080 3036).
+std::string nad_party(const MessageSegments& s) { return s.comp(2, 0).empty() ? s.comp(4, 0) : s.comp(2, 0); }
+
+}  // namespace
+
+// Long on purpose: one pass over the ORDERS segments.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
+ReadDocument read_orders(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
+  ReadDocument out;
+  out.handled = true;
+  Document& doc = out.document;
+  doc.type = &order_type();
+  doc.fields = empty_values(doc.type->fields);
+  MessageSegments s(ic, m, input);
+  std::string error;
+  Bgm bgm;
+  bool summary = false;
+  int price_rank = 99;
+  while (error.empty() && s.next()) {
+    const std::string_view tag = s.tag();
+    const bool header = doc.lines.empty() && !summary;
+    if (tag == "BGM") {
+      if (!bgm.seen && !read_bgm(s, &bgm, &error)) break;
+    } else if (tag == "DTM" && header) {
+      const std::string qualifier = s.comp(1, 0);
+      if (qualifier == "137" && doc.document_date.empty()) doc.document_date = dtm_value(s, &error);
+      if (qualifier == "2" && doc.fields[kDeliveryDate].text.empty())
+        doc.fields[kDeliveryDate] = Value::of(dtm_value(s, &error));
+    } else if (tag == "CUX" && header) {
+      if (doc.fields[kCurrency].text.empty()) doc.fields[kCurrency] = Value::of(s.comp(1, 1));
+    } else if (tag == "NAD" && header) {
+      const std::string q = s.comp(1, 0);
+      const int f = q == "BY" ? kBuyer : q == "SU" ? kSeller : (q == "DP" || q == "ST") ? kShipTo : -1;
+      if (f >= 0 && doc.fields[f].text.empty()) doc.fields[f] = Value::of(nad_party(s));
+    } else if (tag == "LIN" && !summary) {
+      std::vector<Value> line = empty_values(doc.type->line_fields);
+      auto n = line_number(s.comp(1, 0));
+      line[kLineNumber] = Value::of(int64_t{n ? *n : static_cast<int>(doc.lines.size()) + 1});
+      line[kItemId] = Value::of(s.comp(3, 0));
+      line[kItemIdType] = Value::of(s.comp(3, 1));
+      doc.lines.push_back(std::move(line));
+      price_rank = 99;
+    } else if (tag == "PIA" && !doc.lines.empty() && !summary && s.comp(1, 0) == "5") {
+      auto& line = doc.lines.back();
+      if (line[kItemId].text.empty()) {
+        line[kItemId] = Value::of(s.comp(2, 0));
+        line[kItemIdType] = Value::of(s.comp(2, 1));
+      }
+    } else if (tag == "QTY" && !doc.lines.empty() && !summary && s.comp(1, 0) == "21") {
+      auto& line = doc.lines.back();
+      std::string quantity = line[kQuantity].text, unit = line[kUnit].text;
+      if (!read_line_quantity(s, "QTY+21 ordered quantity (C186 6060)", &quantity, &unit, &error)) break;
+      line[kQuantity] = Value::of(quantity);
+      line[kUnit] = Value::of(unit);
+    } else if (tag == "PRI" && !doc.lines.empty() && !summary) {
+      const std::string qualifier = s.comp(1, 0);
+      const int rank = qualifier == "AAA" ? 0 : qualifier == "AAB" ? 1 : 99;
+      if (rank >= price_rank) continue;
+      auto p = decimal_comp(s, 1, 1, "PRI+" + qualifier + " price (C509 5118)", &error);
+      if (!p) break;
+      doc.lines.back()[kUnitPrice] = Value::of(*p);
+      price_rank = rank;
+    } else if (tag == "UNS" && s.comp(1, 0) == "S") {
+      summary = true;
+    } else if (tag == "MOA" && summary) {
+      const std::string qualifier = s.comp(1, 0);
+      if ((qualifier == "86" || (qualifier == "79" && !doc.fields[kTotal].present))) {
+        auto v = moa_amount(s, &error);
+        if (!v) break;
+        doc.fields[kTotal] = Value::of(*v);
+      }
+    }
+  }
+  if (!s.error().empty()) error = s.error();
+  const std::string at_end = s.where();
+  if (error.empty() && !bgm.seen) error = at_end + ": the ORDERS has no BGM segment (order number)";
+  if (error.empty() && doc.document_date.empty()) error = at_end + ": the ORDERS has no DTM+137 (document date)";
+  for (size_t i = 0; error.empty() && i < doc.lines.size(); ++i)
+    if (doc.lines[i][kQuantity].text.empty())
+      error =
+          at_end + ": line " + std::to_string(doc.lines[i][kLineNumber].integer) + " has no QTY+21 (ordered quantity)";
+  doc.number = bgm.number;
+  doc.purpose = bgm.purpose;
+  doc.fields[kOrderType] = Value::of(bgm.name_code);
+  out.error = error;
+  return out;
+}
+
+// Long on purpose: one pass over the ORDRSP segments.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
+ReadDocument read_ordrsp(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
+  ReadDocument out;
+  out.handled = true;
+  Document& doc = out.document;
+  doc.type = &order_response_type();
+  doc.fields = empty_values(doc.type->fields);
+  MessageSegments s(ic, m, input);
+  std::string error;
+  bool have_bgm = false;
+  while (error.empty() && s.next()) {
+    const std::string_view tag = s.tag();
+    const bool header = doc.lines.empty();
+    if (tag == "BGM" && !have_bgm) {
+      have_bgm = true;
+      doc.number = s.comp(2, 0);
+      if (doc.number.empty()) {
+        error = s.where() + ": BGM has no document number (1004, element 2)";
+        break;
+      }
+      // 1225 says what the response does (29 accepted, 27 not accepted, 4 change ...)
+      // and only 5 and 1 replace or cancel an earlier response.
+      const std::string function = s.comp(3, 0);
+      doc.purpose = function == "5" ? Purpose::Replace : function == "1" ? Purpose::Cancel : Purpose::Original;
+      const std::string response = s.comp(4, 0);
+      doc.fields[kRespType] = Value::of(!response.empty() ? response : function);
+    } else if (tag == "DTM" && header && s.comp(1, 0) == "137" && doc.document_date.empty()) {
+      doc.document_date = dtm_value(s, &error);
+    } else if (tag == "RFF" && header && s.comp(1, 0) == "ON" && doc.fields[kRespOrderNumber].text.empty()) {
+      doc.fields[kRespOrderNumber] = Value::of(s.comp(1, 1));
+    } else if (tag == "NAD" && header) {
+      const std::string q = s.comp(1, 0);
+      const int f = q == "BY" ? kRespBuyer : q == "SU" ? kRespSeller : -1;
+      if (f >= 0 && doc.fields[f].text.empty()) doc.fields[f] = Value::of(nad_party(s));
+    } else if (tag == "LIN") {
+      std::vector<Value> line = empty_values(doc.type->line_fields);
+      auto n = line_number(s.comp(1, 0));
+      line[kRespLineNumber] = Value::of(int64_t{n ? *n : static_cast<int>(doc.lines.size()) + 1});
+      line[kRespStatus] = Value::of(s.comp(2, 0));  // 1229 action: 3 changed, 5 accepted, 7 not accepted
+      line[kRespItemId] = Value::of(s.comp(3, 0));
+      line[kRespItemIdType] = Value::of(s.comp(3, 1));
+      doc.lines.push_back(std::move(line));
+    } else if (tag == "QTY" && !doc.lines.empty() && doc.lines.back()[kRespQuantity].text.empty()) {
+      const std::string q = s.comp(1, 0);
+      if (q != "21" && q != "113" && q != "12") continue;
+      std::string quantity, unit;
+      if (!read_line_quantity(s, "QTY+" + q + " quantity (C186 6060)", &quantity, &unit, &error)) break;
+      doc.lines.back()[kRespQuantity] = Value::of(quantity);
+      doc.lines.back()[kRespUnit] = Value::of(unit);
+    }
+  }
+  if (!s.error().empty()) error = s.error();
+  const std::string at_end = s.where();
+  if (error.empty() && !have_bgm) error = at_end + ": the ORDRSP has no BGM segment (response number)";
+  if (error.empty() && doc.document_date.empty()) error = at_end + ": the ORDRSP has no DTM+137 (document date)";
+  if (error.empty() && doc.fields[kRespOrderNumber].text.empty())
+    error = at_end + ": the ORDRSP has no RFF+ON (the order it answers)";
+  out.error = error;
   return out;
 }
 

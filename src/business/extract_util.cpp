@@ -165,4 +165,19 @@ std::optional<int64_t> add_minor(int64_t a, int64_t b) {
   return out;
 }
 
+std::vector<Value> empty_values(const std::vector<Field>& fields) {
+  std::vector<Value> out;
+  out.reserve(fields.size());
+  for (const Field& f : fields) {
+    if (f.kind == FieldKind::OptionalInteger) {
+      out.push_back(Value::none());
+    } else if (f.kind == FieldKind::Integer || f.kind == FieldKind::Flag) {
+      out.push_back(Value::of(int64_t{0}));
+    } else {
+      out.push_back(Value::of(std::string()));
+    }
+  }
+  return out;
+}
+
 }  // namespace edihub::business::internal

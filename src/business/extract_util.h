@@ -6,9 +6,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parsers/edi/segment.h"
 #include "src/business/documents.h"
+#include "src/business/registry.h"
 
 namespace edihub::business::internal {
 
@@ -16,6 +18,19 @@ Extracted extract_x12_856(const edi::Interchange& ic, const edi::Message& m, std
 Extracted extract_x12_810(const edi::Interchange& ic, const edi::Message& m, std::string_view input);
 Extracted extract_desadv(const edi::Interchange& ic, const edi::Message& m, std::string_view input);
 Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std::string_view input);
+ReadDocument read_x12_850(const edi::Interchange& ic, const edi::Message& m, std::string_view input);
+ReadDocument read_x12_855(const edi::Interchange& ic, const edi::Message& m, std::string_view input);
+ReadDocument read_orders(const edi::Interchange& ic, const edi::Message& m, std::string_view input);
+ReadDocument read_ordrsp(const edi::Interchange& ic, const edi::Message& m, std::string_view input);
+
+// The fields of order_type() and order_response_type(), by position (registry.cpp lists them).
+enum OrderField { kOrderType, kCurrency, kBuyer, kSeller, kShipTo, kDeliveryDate, kTotal };
+enum OrderLine { kLineNumber, kItemId, kItemIdType, kQuantity, kUnit, kUnitPrice };
+enum ResponseField { kRespOrderNumber, kRespType, kRespBuyer, kRespSeller };
+enum ResponseLine { kRespLineNumber, kRespItemId, kRespItemIdType, kRespQuantity, kRespUnit, kRespStatus };
+
+// One value per field, each empty (text ""), zero or NULL by its kind.
+std::vector<Value> empty_values(const std::vector<Field>& fields);
 
 // Walks the segments of one message (ST..SE / UNH..UNT), split into elements.
 // The views stay valid until the next call of next().

@@ -1,8 +1,10 @@
-// X12 856 (ship notice/manifest) and 810 (invoice).
+// X12 856 (ship notice/manifest), 810 (invoice), 850 (purchase order) and
+// 855 (purchase order acknowledgment).
 #include <string>
 #include <vector>
 
 #include "src/business/extract_util.h"
+#include "src/business/registry.h"
 
 namespace edihub::business::internal {
 
@@ -331,6 +333,151 @@ Extracted extract_x12_810(const edi::Interchange& ic, const edi::Message& m, std
   }
   doc.tax_minor = summary_tax ? summary_tax : line_tax;
   out.document = std::move(doc);
+  return out;
+}
+
+namespace {
+
+// The party id of an N1: N104 (with its qualifier N103), else the name N102.
+std::string n1_party(const MessageSegments& s) { return s.text(4).empty() ? s.text(2) : s.text(4); }
+
+// The N1 qualifiers of the header's parties.
+int party_field(std::string_view qualifier) {
+  if (qualifier == "BY") return kBuyer;
+  if (qualifier == "SE" || qualifier == "SU" || qualifier == "VN") return kSeller;
+  if (qualifier == "ST") return kShipTo;
+  return -1;
+}
+
+// A PO1 line (850 and 855 share it): PO101 number, PO102 quantity, PO103
+// unit, PO104 price, PO106/PO107 the first product id.
+bool read_po1(const MessageSegments& s, size_t lines, std::vector<Value>* line, bool price_field, std::string* error) {
+  auto n = line_number(s.text(1));
+  (*line)[kLineNumber] = Value::of(int64_t{n ? *n : static_cast<int>(lines) + 1});
+  auto q = decimal_element(s, 2, "PO102 (quantity ordered)", error);
+  if (!q) return false;
+  (*line)[kQuantity] = Value::of(*q);
+  (*line)[kUnit] = Value::of(s.text(3));
+  if (price_field && !s.text(4).empty()) {
+    auto p = decimal_element(s, 4, "PO104 (unit price)", error);
+    if (!p) return false;
+    (*line)[kUnitPrice] = Value::of(*p);
+  }
+  (*line)[kItemIdType] = Value::of(s.text(6));
+  (*line)[kItemId] = Value::of(s.text(7));
+  return true;
+}
+
+}  // namespace
+
+// Long on purpose: one pass over the 850's segments.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
+ReadDocument read_x12_850(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
+  ReadDocument out;
+  out.handled = true;
+  Document& doc = out.document;
+  doc.type = &order_type();
+  doc.fields = empty_values(doc.type->fields);
+  MessageSegments s(ic, m, input);
+  std::string error;
+  bool have_beg = false, in_lines = false;
+  while (error.empty() && s.next()) {
+    const std::string_view tag = s.tag();
+    if (tag == "BEG" && !have_beg) {
+      have_beg = true;
+      std::string purpose = s.text(1);
+      auto p = x12_purpose(purpose);
+      if (!p) {
+        error = s.where() + ": BEG01 (purpose) " +
+                (purpose.empty() ? std::string("is empty; expected ") : quote(purpose) + " is not ") + kPurposes;
+        break;
+      }
+      doc.purpose = *p;
+      doc.fields[kOrderType] = Value::of(s.text(2));
+      doc.number = s.text(3);
+      if (doc.number.empty()) {
+        error = s.where() + ": BEG03 (purchase order number) is empty";
+        break;
+      }
+      doc.document_date = date_time(s, 5, 99, "purchase order date", &error);
+    } else if (tag == "CUR" && !in_lines) {
+      if (doc.fields[kCurrency].text.empty()) doc.fields[kCurrency] = Value::of(s.text(2));
+    } else if (tag == "N1" && !in_lines) {
+      const int f = party_field(s.text(1));
+      if (f >= 0 && doc.fields[f].text.empty()) doc.fields[f] = Value::of(n1_party(s));
+    } else if (tag == "DTM" && !in_lines && s.text(1) == "002") {
+      doc.fields[kDeliveryDate] = Value::of(s.text(2));
+    } else if (tag == "PO1") {
+      in_lines = true;
+      std::vector<Value> line = empty_values(doc.type->line_fields);
+      if (!read_po1(s, doc.lines.size(), &line, true, &error)) break;
+      doc.lines.push_back(std::move(line));
+    } else if (tag == "AMT" && s.text(1) == "TT") {
+      auto v = to_minor(s.text(2), 2);
+      if (!v) {
+        error = s.where() + ": AMT02 (total amount) " + quote(s.text(2)) + " is not a decimal amount";
+        break;
+      }
+      doc.fields[kTotal] = Value::of(*v);
+    }
+  }
+  if (!s.error().empty()) error = s.error();
+  if (error.empty() && !have_beg) error = s.where() + ": the 850 has no BEG segment (order number and date)";
+  out.error = error;
+  return out;
+}
+
+// Long on purpose: one pass over the 855's segments.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
+ReadDocument read_x12_855(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
+  ReadDocument out;
+  out.handled = true;
+  Document& doc = out.document;
+  doc.type = &order_response_type();
+  doc.fields = empty_values(doc.type->fields);
+  MessageSegments s(ic, m, input);
+  std::string error;
+  bool have_bak = false, in_lines = false;
+  while (error.empty() && s.next()) {
+    const std::string_view tag = s.tag();
+    if (tag == "BAK" && !have_bak) {
+      have_bak = true;
+      std::string purpose = s.text(1);
+      auto p = x12_purpose(purpose);
+      if (!p) {
+        error = s.where() + ": BAK01 (purpose) " +
+                (purpose.empty() ? std::string("is empty; expected ") : quote(purpose) + " is not ") + kPurposes;
+        break;
+      }
+      doc.purpose = *p;
+      doc.fields[kRespType] = Value::of(s.text(2));
+      doc.fields[kRespOrderNumber] = Value::of(s.text(3));
+      if (s.text(3).empty()) {
+        error = s.where() + ": BAK03 (purchase order number) is empty";
+        break;
+      }
+      // The response's own number: the seller's order number (BAK08), else the order's.
+      doc.number = s.text(8).empty() ? s.text(3) : s.text(8);
+      // Its date: the acknowledgment's (BAK09), else the order's (BAK04).
+      doc.document_date = date_time(s, s.text(9).empty() ? 4 : 9, 99, "date", &error);
+    } else if (tag == "N1" && !in_lines) {
+      const std::string q = s.text(1);
+      const int f = q == "BY" ? kRespBuyer : (q == "SE" || q == "SU" || q == "VN") ? kRespSeller : -1;
+      if (f >= 0 && doc.fields[f].text.empty()) doc.fields[f] = Value::of(n1_party(s));
+    } else if (tag == "PO1") {
+      in_lines = true;
+      std::vector<Value> line = empty_values(doc.type->line_fields);
+      if (!read_po1(s, doc.lines.size(), &line, false, &error)) break;
+      doc.lines.push_back(std::move(line));
+    } else if (tag == "ACK" && !doc.lines.empty()) {
+      // The line item status (ACK01: IA accepted, IR rejected, IC changed ...), the first per line.
+      auto& status = doc.lines.back()[kRespStatus];
+      if (status.text.empty()) status = Value::of(s.text(1));
+    }
+  }
+  if (!s.error().empty()) error = s.error();
+  if (error.empty() && !have_bak) error = s.where() + ": the 855 has no BAK segment (order number and date)";
+  out.error = error;
   return out;
 }
 

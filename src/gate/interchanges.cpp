@@ -15,11 +15,6 @@ std::string first_error(const edi::Interchange& ic) {
   return ic.errors.empty() ? std::string() : std::string(edi::code_name(ic.errors[0].code)) + ": " + ic.errors[0].text;
 }
 
-const std::string& number_of(const Document& doc) {
-  if (const auto* sn = std::get_if<business::ShipmentNotice>(&doc)) return sn->document_number;
-  return std::get<business::Invoice>(doc).invoice_number;
-}
-
 store::MessageLog row_for(const InterchangeWork& w, const Arrival& a, const InterchangeResult& r, int64_t capture_id) {
   store::MessageLog row;
   row.partner_id = r.partner_id;
@@ -53,13 +48,9 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
     s.error = w.rejection;
   } else {
     for (const Document& doc : w.documents) {
-      ASSIGN_OR_RETURN(
-          store::Applied applied,
-          std::holds_alternative<business::ShipmentNotice>(doc)
-              ? tx.put_shipment_notice(w.partner_id, std::get<business::ShipmentNotice>(doc), w.key->message_id)
-              : tx.put_invoice(w.partner_id, std::get<business::Invoice>(doc), w.key->message_id));
+      ASSIGN_OR_RETURN(store::Applied applied, tx.put_document(w.partner_id, doc, w.key->message_id));
       if (applied == store::Applied::IgnoredOlder) {
-        *notes += (notes->empty() ? "" : "; ") + number_of(doc) + ": an older version than the one booked, ignored";
+        *notes += (notes->empty() ? "" : "; ") + doc.number + ": an older version than the one booked, ignored";
         continue;
       }
       ++*booked;
@@ -239,8 +230,8 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
   for (size_t g = 0; g < ic.groups.size(); ++g) {
     for (size_t m = 0; m < ic.groups[g].messages.size(); ++m) {
       const edi::Message& msg = ic.groups[g].messages[m];
-      if (!business::handled(ic, msg)) continue;
-      business::Extracted x = business::extract(ic, msg, input);
+      if (!business::books(ic, msg)) continue;
+      business::ReadDocument x = business::read_document(ic, msg, input);
       if (!x.error.empty()) {
         edi::EnvelopeError e;
         e.code = edi::ErrorCode::ApplicationRejected;
@@ -251,10 +242,8 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
         e.text = msg.type + " " + msg.control_number + ": " + x.error;
         if (w.rejection.empty()) w.rejection = e.text;
         w.acked.errors.push_back(std::move(e));
-      } else if (auto* sn = std::get_if<business::ShipmentNotice>(&x.document)) {
-        w.documents.emplace_back(std::move(*sn));
-      } else if (auto* inv = std::get_if<business::Invoice>(&x.document)) {
-        w.documents.emplace_back(std::move(*inv));
+      } else {
+        w.documents.push_back(std::move(x.document));
       }
     }
   }

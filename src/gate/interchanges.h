@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "parsers/edi/interchange.h"
-#include "src/business/documents.h"
+#include "src/business/registry.h"
 #include "src/common/outcome.h"
 #include "src/config/partners.h"
 #include "src/gate/gate.h"
@@ -37,7 +37,7 @@ struct Arrival {
   const config::EdiIds* ours = nullptr;
 };
 
-using Document = std::variant<business::ShipmentNotice, business::Invoice>;
+using Document = business::Document;  // any type of the registry
 
 // An interchange ready for the gate.
 struct InterchangeWork {

@@ -1,5 +1,7 @@
 #include "src/store/console.h"
 
+#include "src/store/document_sql.h"
+
 namespace edihub::store {
 
 SqlFilter message_search_sql(const MessageQuery& q, bool postgresql) {
@@ -26,13 +28,8 @@ SqlFilter message_search_sql(const MessageQuery& q, bool postgresql) {
   if (!q.document.empty()) {
     const std::vector<std::string> partners =
         !q.partner_id.empty() ? std::vector<std::string>{q.partner_id} : q.document_partners;
-    auto booked = [&](const char* table, const char* number_column) {
-      return std::string("SELECT source FROM ") + table + " WHERE " +
-             (partners.empty() ? std::string() : "partner_id IN (" + list(partners) + ") AND ") + number_column +
-             " = " + text(q.document);
-    };
-    clauses.push_back("message_id IN (" + booked("invoices", "invoice_number") + " UNION " +
-                      booked("shipment_notices", "document_number") + ")");
+    clauses.push_back("message_id IN (" +
+                      sources_of_number_sql(text(q.document), partners.empty() ? std::string() : list(partners)) + ")");
   }
   if (q.since_ms) clauses.push_back("received_at >= " + number(q.since_ms));
   if (q.until_ms) clauses.push_back("received_at <= " + number(q.until_ms));

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "src/business/documents.h"
+#include "src/business/registry.h"
 #include "src/common/status.h"
 #include "src/store/captures.h"
 #include "src/store/key.h"
@@ -56,12 +57,19 @@ class Transaction {
   // on it is answered from here, without a private-key operation.
   virtual Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& receipt) = 0;
 
-  // Business rows. Replacements and cancellations apply in document-date
-  // order: an older version arriving late changes nothing (IgnoredOlder).
-  virtual Result<Applied> put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
-                                              const std::string& source) = 0;
-  virtual Result<Applied> put_invoice(const std::string& partner, const business::Invoice& doc,
-                                      const std::string& source) = 0;
+  // Business rows: a document of any registry type (src/business/registry.h)
+  // into its table and line table. Replacements and cancellations apply in
+  // document-date order: an older version arriving late changes nothing
+  // (IgnoredOlder).
+  virtual Result<Applied> put_document(const std::string& partner, const business::Document& doc,
+                                       const std::string& source) = 0;
+  Result<Applied> put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
+                                      const std::string& source) {
+    return put_document(partner, business::to_document(doc), source);
+  }
+  Result<Applied> put_invoice(const std::string& partner, const business::Invoice& doc, const std::string& source) {
+    return put_document(partner, business::to_document(doc), source);
+  }
   // The next value of a named counter, from 1; rolled back with the transaction.
   virtual Result<int64_t> next_sequence(const std::string& name) = 0;
 

@@ -388,7 +388,7 @@ TEST_CASE("a booked document's event for the back office: its version key and JS
   sn.document_date = "20261201";
   sn.ship_to = "DC-7";
   sn.lines.push_back({1, "0123", "UP", "", "2.5", "EA", "PO-9"});
-  const gate::Document doc = sn;
+  const gate::Document doc = business::to_document(sn);
   CHECK(gate::document_version_key("acme", doc) == "shipment-notice:acme:ASN-1:20261201:replace");
   CHECK(gate::document_json("acme", doc, Applied::Replaced, "x12:ACMESUPPLY:000000101") ==
         R"({"event":"shipment_notice","id":"shipment-notice:acme:ASN-1:20261201:replace","partner":"acme",)"
@@ -397,6 +397,6 @@ TEST_CASE("a booked document's event for the back office: its version key and JS
         R"("quantity":"2.5","unit":"EA","order_number":"PO-9"}]}})");
   // The key becomes an Idempotency-Key header: a partner's line break cannot end it.
   sn.document_number = "ASN\r\nX-Injected: 1";
-  CHECK(gate::document_version_key("acme", gate::Document{sn}) ==
+  CHECK(gate::document_version_key("acme", business::to_document(sn)) ==
         "shipment-notice:acme:ASN\\x0D\\x0AX-Injected: 1:20261201:replace");
 }

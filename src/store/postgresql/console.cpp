@@ -1,6 +1,7 @@
 #include "src/store/postgresql/console.h"
 
 #include "src/store/console_backend.h"
+#include "src/store/document_sql.h"
 
 // The specializations live in ConsoleBackend's namespace; this backend's types are used from postgresql.
 namespace edihub::store {
@@ -102,16 +103,11 @@ Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int6
 
 template <>
 Result<std::vector<BookedDocument>> Console::documents_from(const std::string& partner_id, const std::string& source) {
-  return all<BookedDocument>(
-      c_.exec("SELECT 'invoice', invoice_number, purpose, status, document_date, versions, updated_at FROM invoices"
-              " WHERE partner_id = $1 AND source = $2 UNION ALL"
-              " SELECT 'shipment-notice', document_number, purpose, status, document_date, versions, updated_at"
-              " FROM shipment_notices WHERE partner_id = $1 AND source = $2 LIMIT 1000",
-              Params().add(partner_id).add(source)),
-      [](const Rows& r, int i) {
-        return BookedDocument{r.text(i, 0), r.text(i, 1),  r.text(i, 2), r.text(i, 3),
-                              r.text(i, 4), r.int64(i, 5), r.int64(i, 6)};
-      });
+  return all<BookedDocument>(c_.exec(documents_from_sql('$'), Params().add(partner_id).add(source)),
+                             [](const Rows& r, int i) {
+                               return BookedDocument{r.text(i, 0), r.text(i, 1),  r.text(i, 2), r.text(i, 3),
+                                                     r.text(i, 4), r.int64(i, 5), r.int64(i, 6)};
+                             });
 }
 
 template <>

@@ -3,6 +3,7 @@
 #include "src/common/partner_text.h"
 #include "src/store/postgresql/connection.h"
 #include "src/store/postgresql/console.h"
+#include "src/store/document_sql.h"
 #include "src/store/versions.h"
 
 namespace edihub::store::postgresql {
@@ -83,6 +84,10 @@ class Column {
     return *this;
   }
   Column& operator<<(int64_t v) { return *this << std::to_string(v); }
+  Column& null() {
+    out_ += out_.size() > 1 ? ",NULL" : "NULL";
+    return *this;
+  }
   std::string literal() const { return out_ + "}"; }
 
  private:
@@ -189,10 +194,8 @@ class PgTransaction : public Transaction {
                     .bytes(r.body)));
   }
 
-  Result<Applied> put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
-                                      const std::string& source) override;
-  Result<Applied> put_invoice(const std::string& partner, const business::Invoice& doc,
-                              const std::string& source) override;
+  Result<Applied> put_document(const std::string& partner, const business::Document& doc,
+                               const std::string& source) override;
   Result<int64_t> next_sequence(const std::string& name) override {
     ASSIGN_OR_RETURN(Rows r, c_.exec("INSERT INTO sequences (name, value) VALUES ($1, 1)"
                                      " ON CONFLICT (name) DO UPDATE SET value = sequences.value + 1 RETURNING value",
@@ -261,165 +264,94 @@ class PgTransaction : public Transaction {
   int64_t now_;
 };
 
-Result<Applied> PgTransaction::put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
-                                                   const std::string& source) {
-  // FOR UPDATE: two nodes booking versions of one document apply them in turn.
-  ASSIGN_OR_RETURN(StoredVersion stored, version("SELECT document_date, purpose FROM shipment_notices WHERE partner_id "
-                                                 "= $1 AND document_number = $2 FOR UPDATE",
-                                                 partner, doc.document_number));
-  const Applied applied = decide_version(stored, doc.document_date, doc.purpose);
-  const std::string purpose(business::purpose_name(doc.purpose));
-  if (applied == Applied::IgnoredOlder) return applied;
-  if (applied == Applied::Cancelled && stored.exists) {
-    Status s = done(c_.exec(
-        "UPDATE shipment_notices SET purpose = $3, status = 'cancelled', document_date = $4,"
-        " source = $5, versions = versions + 1, updated_at = $6"
-        " WHERE partner_id = $1 AND document_number = $2",
-        Params().add(partner).add(doc.document_number).add(purpose).add(doc.document_date).add(source).add(now_)));
-    if (!s.is_ok()) return s;
-    return applied;
-  }
-  Params p;
-  p.add(partner).add(doc.document_number).add(purpose);
-  if (applied != Applied::Replaced) p.add(applied == Applied::Cancelled ? "cancelled" : "active");
-  p.add(doc.document_date)
-      .add(doc.ship_date)
-      .add(doc.order_number)
-      .add(doc.ship_from)
-      .add(doc.ship_to)
-      .add(doc.carrier)
-      .add(doc.gross_weight)
-      .add(source)
-      .add(now_);
-  Status s = done(applied == Applied::Replaced
-                      ? c_.exec("UPDATE shipment_notices SET purpose = $3, status = 'active', document_date = $4,"
-                                " ship_date = $5, order_number = $6, ship_from = $7, ship_to = $8, carrier = $9,"
-                                " gross_weight = $10, source = $11, versions = versions + 1, updated_at = $12"
-                                " WHERE partner_id = $1 AND document_number = $2",
-                                p)
-                      : c_.exec("INSERT INTO shipment_notices (partner_id, document_number, purpose, status,"
-                                " document_date, ship_date, order_number, ship_from, ship_to, carrier, gross_weight,"
-                                " source, versions, created_at, updated_at)"
-                                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 1, $13, $13)",
-                                p));
-  if (!s.is_ok()) return s;
-  if (applied == Applied::Cancelled) return applied;
-  if (applied == Applied::Replaced) {
-    s = done(c_.exec("DELETE FROM shipment_notice_lines WHERE partner_id = $1 AND document_number = $2",
-                     Params().add(partner).add(doc.document_number)));
-    if (!s.is_ok()) return s;
-  }
-  if (doc.lines.empty()) return applied;
-  Column position, number, item, type, supplier, quantity, unit, order;
-  int64_t n = 0;
+namespace {
+
+// The values of one field over every line, as an array literal for unnest().
+std::string column_of(const business::Document& doc, size_t f) {
+  Column c;
   for (const auto& line : doc.lines) {
-    position << ++n;
-    number << int64_t{line.line_number};
-    item << line.item_id;
-    type << line.item_id_type;
-    supplier << line.supplier_item;
-    quantity << line.quantity;
-    unit << line.unit;
-    order << line.order_number;
+    const business::Value& v = line.at(f);
+    switch (doc.type->line_fields[f].kind) {
+      case business::FieldKind::Text:
+      case business::FieldKind::OptionalText:
+        c << v.text;
+        break;
+      case business::FieldKind::OptionalInteger:
+        if (!v.present) {
+          c.null();
+          break;
+        }
+        [[fallthrough]];
+      case business::FieldKind::Integer:
+      case business::FieldKind::Flag:
+        c << v.integer;
+        break;
+    }
   }
-  s =
-      done(c_.exec("INSERT INTO shipment_notice_lines (partner_id, document_number, position, line_number,"
-                   " item_id, item_id_type, supplier_item, quantity, unit, order_number)"
-                   " SELECT $1, $2, l.* FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],"
-                   " $8::text[], $9::text[], $10::text[]) AS l",
-                   Params()
-                       .add(partner)
-                       .add(doc.document_number)
-                       .add(position.literal())
-                       .add(number.literal())
-                       .add(item.literal())
-                       .add(type.literal())
-                       .add(supplier.literal())
-                       .add(quantity.literal())
-                       .add(unit.literal())
-                       .add(order.literal())));
-  if (!s.is_ok()) return s;
-  return applied;
+  return c.literal();
 }
 
-Result<Applied> PgTransaction::put_invoice(const std::string& partner, const business::Invoice& doc,
-                                           const std::string& source) {
-  ASSIGN_OR_RETURN(
-      StoredVersion stored,
-      version("SELECT document_date, purpose FROM invoices WHERE partner_id = $1 AND invoice_number = $2 FOR UPDATE",
-              partner, doc.invoice_number));
+Params& add_value(Params& p, business::FieldKind kind, const business::Value& v) {
+  switch (kind) {
+    case business::FieldKind::Text:
+    case business::FieldKind::OptionalText:
+      return p.add(v.text);
+    case business::FieldKind::OptionalInteger:
+      if (!v.present) return p.null();
+      [[fallthrough]];
+    case business::FieldKind::Integer:
+    case business::FieldKind::Flag:
+      return p.add(v.integer);
+  }
+  return p;
+}
+
+bool text_kind(business::FieldKind k) {
+  return k == business::FieldKind::Text || k == business::FieldKind::OptionalText;
+}
+
+}  // namespace
+
+Result<Applied> PgTransaction::put_document(const std::string& partner, const business::Document& doc,
+                                            const std::string& source) {
+  const business::DocumentType& t = *doc.type;
+  const DocumentSql sql = document_sql(t, '$');
+  // FOR UPDATE: two nodes booking versions of one document apply them in turn.
+  ASSIGN_OR_RETURN(StoredVersion stored, version((sql.select + " FOR UPDATE").c_str(), partner, doc.number));
   const Applied applied = decide_version(stored, doc.document_date, doc.purpose);
   const std::string purpose(business::purpose_name(doc.purpose));
   if (applied == Applied::IgnoredOlder) return applied;
   if (applied == Applied::Cancelled && stored.exists) {
-    Status s = done(c_.exec(
-        "UPDATE invoices SET purpose = $3, status = 'cancelled', document_date = $4, source = $5,"
-        " versions = versions + 1, updated_at = $6 WHERE partner_id = $1 AND invoice_number = $2",
-        Params().add(partner).add(doc.invoice_number).add(purpose).add(doc.document_date).add(source).add(now_)));
-    if (!s.is_ok()) return s;
+    RETURN_IF_ERROR(done(c_.exec(
+        sql.cancel, Params().add(partner).add(doc.number).add(purpose).add(doc.document_date).add(source).add(now_))));
     return applied;
   }
   Params p;
-  p.add(partner).add(doc.invoice_number).add(int64_t{doc.credit_note ? 1 : 0}).add(purpose);
-  if (applied != Applied::Replaced) p.add(applied == Applied::Cancelled ? "cancelled" : "active");
-  p.add(doc.document_date).add(doc.order_number).add(doc.currency).add(doc.total_minor);
-  if (doc.tax_minor)
-    p.add(*doc.tax_minor);
-  else
-    p.null();
-  if (doc.line_total_minor)
-    p.add(*doc.line_total_minor);
-  else
-    p.null();
+  p.add(partner).add(doc.number).add(purpose).add(applied == Applied::Cancelled ? "cancelled" : "active");
+  p.add(doc.document_date);
+  for (size_t f = 0; f < t.fields.size(); ++f) add_value(p, t.fields[f].kind, doc.fields.at(f));
   p.add(source).add(now_);
-  Status s = done(applied == Applied::Replaced
-                      ? c_.exec("UPDATE invoices SET credit_note = $3, purpose = $4, status = 'active',"
-                                " document_date = $5, order_number = $6, currency = $7, total_minor = $8,"
-                                " tax_minor = $9, line_total_minor = $10, source = $11, versions = versions + 1,"
-                                " updated_at = $12 WHERE partner_id = $1 AND invoice_number = $2",
-                                p)
-                      : c_.exec("INSERT INTO invoices (partner_id, invoice_number, credit_note, purpose, status,"
-                                " document_date, order_number, currency, total_minor, tax_minor, line_total_minor,"
-                                " source, versions, created_at, updated_at)"
-                                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 1, $13, $13)",
-                                p));
-  if (!s.is_ok()) return s;
+  RETURN_IF_ERROR(done(c_.exec(applied == Applied::Replaced ? sql.replace : sql.insert, p)));
   if (applied == Applied::Cancelled) return applied;
-  if (applied == Applied::Replaced) {
-    s = done(c_.exec("DELETE FROM invoice_lines WHERE partner_id = $1 AND invoice_number = $2",
-                     Params().add(partner).add(doc.invoice_number)));
-    if (!s.is_ok()) return s;
-  }
+  if (applied == Applied::Replaced)
+    RETURN_IF_ERROR(done(c_.exec(sql.delete_lines, Params().add(partner).add(doc.number))));
   if (doc.lines.empty()) return applied;
-  Column position, number, item, type, quantity, unit, price, amount;
-  int64_t n = 0;
-  for (const auto& line : doc.lines) {
-    position << ++n;
-    number << int64_t{line.line_number};
-    item << line.item_id;
-    type << line.item_id_type;
-    quantity << line.quantity;
-    unit << line.unit;
-    price << line.unit_price;
-    amount << line.amount_minor;
+  // Every line in one statement: one array per column, unnest()ed.
+  std::string columns, arrays = "$3::bigint[]";
+  Params lines;
+  lines.add(partner).add(doc.number);
+  Column position;
+  for (size_t n = 1; n <= doc.lines.size(); ++n) position << static_cast<int64_t>(n);
+  lines.add(position.literal());
+  for (size_t f = 0; f < t.line_fields.size(); ++f) {
+    columns += ", " + std::string(t.line_fields[f].name);
+    arrays += ", $" + std::to_string(4 + f) + (text_kind(t.line_fields[f].kind) ? "::text[]" : "::bigint[]");
+    lines.add(column_of(doc, f));
   }
-  s =
-      done(c_.exec("INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id,"
-                   " item_id_type, quantity, unit, unit_price, amount_minor)"
-                   " SELECT $1, $2, l.* FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],"
-                   " $8::text[], $9::text[], $10::bigint[]) AS l",
-                   Params()
-                       .add(partner)
-                       .add(doc.invoice_number)
-                       .add(position.literal())
-                       .add(number.literal())
-                       .add(item.literal())
-                       .add(type.literal())
-                       .add(quantity.literal())
-                       .add(unit.literal())
-                       .add(price.literal())
-                       .add(amount.literal())));
-  if (!s.is_ok()) return s;
+  RETURN_IF_ERROR(
+      done(c_.exec("INSERT INTO " + std::string(t.line_table) + " (partner_id, " + std::string(t.number_column) +
+                       ", position" + columns + ") SELECT $1, $2, l.* FROM unnest(" + arrays + ") AS l",
+                   lines)));
   return applied;
 }
 
@@ -715,16 +647,13 @@ Result<StatusReport> PgStore::report() {
                    c_->exec("SELECT outcome, count(*) FROM messages WHERE received_at >= $1 GROUP BY outcome",
                             Params().add(now - 24LL * 3600 * 1000)));
   for (int i = 0; i < outcomes.size(); ++i) r.outcomes_24h[outcomes.text(i, 0)] = outcomes.int64(i, 1);
-  ASSIGN_OR_RETURN(
-      Rows counts,
-      c_->exec(
-          "SELECT (SELECT count(*) FROM shipment_notices), (SELECT count(*) FROM shipment_notice_lines),"
-          " (SELECT count(*) FROM invoices), (SELECT count(*) FROM invoice_lines), (SELECT count(*) FROM messages),"
-          " (SELECT count(*) FROM outbox), (SELECT count(*) FROM captures), pg_database_size(current_database())"));
+  std::vector<std::string> tables = document_tables();
+  for (const char* other : {"messages", "outbox", "captures"}) tables.emplace_back(other);
+  std::string sql = "SELECT ";
+  for (const std::string& table : tables) sql += "(SELECT count(*) FROM " + table + "), ";
+  ASSIGN_OR_RETURN(Rows counts, c_->exec(sql + "pg_database_size(current_database())"));
   int col = 0;
-  for (const char* table :
-       {"shipment_notices", "shipment_notice_lines", "invoices", "invoice_lines", "messages", "outbox", "captures"})
-    r.business_rows[table] = counts.int64(0, col++);
+  for (const std::string& table : tables) r.business_rows[table] = counts.int64(0, col++);
   r.store_bytes = counts.int64(0, col);
   return r;
 }

@@ -1,8 +1,13 @@
-// The business tables on SQLite: shipment notices and invoices with their
-// lines, booked in document-date order; and the sequences counters.
+// The business tables on SQLite: every document type of the registry
+// (src/business/registry.h) booked through one path in document-date order,
+// with its lines; and the sequences counters.
 #pragma once
 
-#include "src/business/documents.h"
+#include <map>
+#include <memory>
+
+#include "src/business/registry.h"
+#include "src/store/document_sql.h"
 #include "src/store/sqlite/connection.h"
 #include "src/store/transaction.h"
 #include "src/store/versions.h"
@@ -13,17 +18,20 @@ class Business {
  public:
   explicit Business(Connection& c);
 
-  Result<Applied> put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
-                                      const std::string& source, int64_t now_ms);
-  Result<Applied> put_invoice(const std::string& partner, const business::Invoice& doc, const std::string& source,
-                              int64_t now_ms);
+  Result<Applied> put_document(const std::string& partner, const business::Document& doc, const std::string& source,
+                               int64_t now_ms);
   Result<int64_t> next_sequence(const std::string& name);
 
  private:
-  Result<StoredVersion> version_of(Stmt& select, const std::string& partner, const std::string& number);
+  // One type's statements, prepared the first time the type is booked.
+  struct Statements {
+    Statements(Connection& c, const DocumentSql& sql);
+    Stmt select, insert, replace, cancel, delete_lines, line;
+  };
+  Statements& statements(const business::DocumentType& t);
 
-  Stmt sn_select_, sn_insert_, sn_replace_, sn_cancel_, sn_delete_lines_, sn_line_;
-  Stmt inv_select_, inv_insert_, inv_replace_, inv_cancel_, inv_delete_lines_, inv_line_;
+  Connection& c_;
+  std::map<const business::DocumentType*, std::unique_ptr<Statements>> by_type_;
   Stmt sequence_;
 };
 

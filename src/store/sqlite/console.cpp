@@ -1,6 +1,7 @@
 #include "src/store/sqlite/console.h"
 
 #include "src/store/console_backend.h"
+#include "src/store/document_sql.h"
 
 // The specializations live in ConsoleBackend's namespace; this backend's types are used from sqlite.
 namespace edihub::store {
@@ -104,11 +105,8 @@ Result<std::vector<KeyRecord>> Console::open_keys(const std::string& state, int6
 
 template <>
 Result<std::vector<BookedDocument>> Console::documents_from(const std::string& partner_id, const std::string& source) {
-  Stmt q(c_,
-         "SELECT 'invoice', invoice_number, purpose, status, document_date, versions, updated_at FROM invoices"
-         " WHERE partner_id = ?1 AND source = ?2 UNION ALL"
-         " SELECT 'shipment-notice', document_number, purpose, status, document_date, versions, updated_at"
-         " FROM shipment_notices WHERE partner_id = ?1 AND source = ?2 LIMIT 1000");
+  static const std::string sql = documents_from_sql('?');
+  Stmt q(c_, sql.c_str());
   q.bind(1, partner_id).bind(2, source);
   return all<BookedDocument>(q, [](const Stmt& r) {
     return BookedDocument{r.text(0), r.text(1), r.text(2), r.text(3), r.text(4), r.int64(5), r.int64(6)};

@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "src/store/document_sql.h"
 #include "src/store/sqlite/business.h"
 #include "src/store/sqlite/connection.h"
 #include "src/store/sqlite/console.h"
@@ -319,9 +320,10 @@ Result<StatusReport> SqliteStore::report() {
       r.outcomes_24h[q.text(0)] = q.int64(1);
     }
   }
-  for (const char* table :
-       {"shipment_notices", "shipment_notice_lines", "invoices", "invoice_lines", "messages", "outbox", "captures"}) {
-    ASSIGN_OR_RETURN(int64_t n, scalar((std::string("SELECT count(*) FROM ") + table).c_str()));
+  std::vector<std::string> tables = document_tables();
+  for (const char* other : {"messages", "outbox", "captures"}) tables.emplace_back(other);
+  for (const std::string& table : tables) {
+    ASSIGN_OR_RETURN(int64_t n, scalar(("SELECT count(*) FROM " + table).c_str()));
     r.business_rows[table] = n;
   }
   Result<int64_t> pages = scalar("PRAGMA page_count"), page_size = scalar("PRAGMA page_size");

@@ -38,13 +38,9 @@ class SqliteTransaction : public Transaction {
   Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& r) override {
     return keys_.put_conflict_receipt(key, raw, r, now_);
   }
-  Result<Applied> put_shipment_notice(const std::string& partner, const business::ShipmentNotice& doc,
-                                      const std::string& source) override {
-    return business_.put_shipment_notice(partner, doc, source, now_);
-  }
-  Result<Applied> put_invoice(const std::string& partner, const business::Invoice& doc,
-                              const std::string& source) override {
-    return business_.put_invoice(partner, doc, source, now_);
+  Result<Applied> put_document(const std::string& partner, const business::Document& doc,
+                               const std::string& source) override {
+    return business_.put_document(partner, doc, source, now_);
   }
   Result<int64_t> next_sequence(const std::string& name) override { return business_.next_sequence(name); }
   Status log(const MessageLog& entry) override { return records_.log(entry, now_); }

@@ -1,0 +1,86 @@
+#include "src/store/document_sql.h"
+
+namespace edihub::store {
+
+namespace {
+
+using business::Field;
+
+class Builder {
+ public:
+  explicit Builder(char placeholder) : p_(placeholder) {}
+  std::string at(int i) const { return std::string(1, p_) + std::to_string(i); }
+  // "?6, ?7" for n parameters from `first`.
+  std::string list(int first, size_t n) const {
+    std::string out;
+    for (size_t i = 0; i < n; ++i) out += (i == 0 ? "" : ", ") + at(first + static_cast<int>(i));
+    return out;
+  }
+
+ private:
+  char p_;
+};
+
+std::string names(const std::vector<Field>& fields) {
+  std::string out;
+  for (const Field& f : fields) out += ", " + std::string(f.name);
+  return out;
+}
+
+}  // namespace
+
+DocumentSql document_sql(const business::DocumentType& t, char placeholder) {
+  const Builder b(placeholder);
+  const std::string table(t.table), number(t.number_column), lines(t.line_table);
+  const std::string key = " WHERE partner_id = " + b.at(1) + " AND " + number + " = " + b.at(2);
+  const int source = 6 + static_cast<int>(t.fields.size());
+  DocumentSql sql;
+  sql.select = "SELECT document_date, purpose FROM " + table + key;
+  sql.insert = "INSERT INTO " + table + " (partner_id, " + number + ", purpose, status, document_date" +
+               names(t.fields) + ", source, versions, created_at, updated_at) VALUES (" + b.list(1, 5) +
+               (t.fields.empty() ? "" : ", " + b.list(6, t.fields.size())) + ", " + b.at(source) + ", 1, " +
+               b.at(source + 1) + ", " + b.at(source + 1) + ")";
+  std::string set = "purpose = " + b.at(3) + ", status = " + b.at(4) + ", document_date = " + b.at(5);
+  int i = 6;
+  for (const Field& f : t.fields) set += ", " + std::string(f.name) + " = " + b.at(i++);
+  sql.replace = "UPDATE " + table + " SET " + set + ", source = " + b.at(i) +
+                ", versions = versions + 1, updated_at = " + b.at(i + 1) + key;
+  sql.cancel = "UPDATE " + table + " SET purpose = " + b.at(3) + ", status = 'cancelled', document_date = " + b.at(4) +
+               ", source = " + b.at(5) + ", versions = versions + 1, updated_at = " + b.at(6) + key;
+  sql.delete_lines = "DELETE FROM " + lines + key;
+  sql.line = "INSERT INTO " + lines + " (partner_id, " + number + ", position" + names(t.line_fields) + ") VALUES (" +
+             b.list(1, 3) + (t.line_fields.empty() ? "" : ", " + b.list(4, t.line_fields.size())) + ")";
+  return sql;
+}
+
+std::string documents_from_sql(char placeholder) {
+  const Builder b(placeholder);
+  std::string sql;
+  for (const business::DocumentType* t : business::document_types()) {
+    sql += (sql.empty() ? "SELECT '" : " UNION ALL SELECT '") + std::string(t->kind) + "', " +
+           std::string(t->number_column) + ", purpose, status, document_date, versions, updated_at FROM " +
+           std::string(t->table) + " WHERE partner_id = " + b.at(1) + " AND source = " + b.at(2);
+  }
+  return sql + " LIMIT 1000";
+}
+
+std::string sources_of_number_sql(const std::string& number_sql, const std::string& partners_sql) {
+  std::string sql;
+  for (const business::DocumentType* t : business::document_types()) {
+    sql += (sql.empty() ? "SELECT source FROM " : " UNION SELECT source FROM ") + std::string(t->table) + " WHERE " +
+           (partners_sql.empty() ? std::string() : "partner_id IN (" + partners_sql + ") AND ") +
+           std::string(t->number_column) + " = " + number_sql;
+  }
+  return sql;
+}
+
+std::vector<std::string> document_tables() {
+  std::vector<std::string> out;
+  for (const business::DocumentType* t : business::document_types()) {
+    out.emplace_back(t->table);
+    out.emplace_back(t->line_table);
+  }
+  return out;
+}
+
+}  // namespace edihub::store
