@@ -204,6 +204,7 @@ TEST_CASE("files written by other projects and the samples validate without fals
   // two-interchanges. 997: staedi's three files with 005010X230 997s. 999: x12_simple999.
   CHECK(checked == std::map<std::string, int>{{"810 004010", 6},
                                               {"810 005010", 1},
+                                              {"850 004010", 1},
                                               {"856 004010", 2},
                                               {"856 005010", 2},
                                               {"997 005010", 5},

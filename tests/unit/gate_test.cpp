@@ -395,6 +395,22 @@ TEST_CASE("a booked document's event for the back office: its version key and JS
         R"("applied":"replaced","source":"x12:ACMESUPPLY:000000101","document":{"number":"ASN-1","purpose":"replace",)"
         R"("document_date":"20261201","ship_to":"DC-7","lines":[{"line_number":1,"item_id":"0123","item_id_type":"UP",)"
         R"("quantity":"2.5","unit":"EA","order_number":"PO-9"}]}})");
+  // Any registry type has the same event shape: an order from the 850 sample.
+  business::Document po;
+  po.type = &business::order_type();
+  po.number = "PO-5001";
+  po.document_date = "20240320";
+  po.fields = {business::Value::of("SA"),          business::Value::of("USD"),  business::Value::of("BT01"),
+               business::Value::of("ACME01"),      business::Value::of("WH01"), business::Value::of(""),
+               business::Value::of(int64_t{77988})};
+  po.lines = {{business::Value::of(int64_t{1}), business::Value::of("012345678905"), business::Value::of("UP"),
+               business::Value::of("24"), business::Value::of("EA"), business::Value::of("12.50")}};
+  CHECK(gate::document_json("acme", po, Applied::Inserted, "x12:ACMESUPPLY:000000301") ==
+        R"({"event":"order","id":"order:acme:PO-5001:20240320:original","partner":"acme","applied":"inserted",)"
+        R"("source":"x12:ACMESUPPLY:000000301","document":{"number":"PO-5001","purpose":"original",)"
+        R"("document_date":"20240320","order_type":"SA","currency":"USD","buyer":"BT01","seller":"ACME01",)"
+        R"("ship_to":"WH01","total_minor":77988,"lines":[{"line_number":1,"item_id":"012345678905",)"
+        R"("item_id_type":"UP","quantity":"24","unit":"EA","unit_price":"12.50"}]}})");
   // The key becomes an Idempotency-Key header: a partner's line break cannot end it.
   sn.document_number = "ASN\r\nX-Injected: 1";
   CHECK(gate::document_version_key("acme", business::to_document(sn)) ==

@@ -283,3 +283,39 @@ TEST_CASE("a partner's guide: its 810s are checked against it, and a guide that 
   CHECK(test::contains(refused("reject", "<guide message=\"810\"/>", ""),
                        "acme.xml: <guide> needs message and file attributes"));
 }
+
+TEST_CASE("orders, a type added through the registry alone: an 850 and an ORDERS booked, replaced in date order") {
+  Fixture f;
+  // The sample under another interchange control number (ISA13 and IEA02).
+  auto numbered = [](std::string s, const std::string& control) {
+    return with(with(s, "*000000301*", "*" + control + "*"), "IEA*1*000000301", "IEA*1*" + control);
+  };
+  auto po = f.run(sample("x12-850-004010.edi"));
+  CHECK(po.outcome == Outcome::Processed);
+  CHECK(po.documents == 1);
+  CHECK(po.receipt.body.find("AK2*850*0001~\nAK5*A~\nAK9*A*1*1*1~") != std::string::npos);
+  CHECK(f.rows("orders") == 1);
+  CHECK(f.rows("order_lines") == 2);
+  // A change (BEG01 05) on a later date replaces it, its lines with it; an
+  // older one arriving late changes nothing.
+  std::string change = with(with(numbered(sample("x12-850-004010.edi"), "000000302"), "BEG*00*SA*PO-5001**20240320",
+                                 "BEG*05*SA*PO-5001**20240322"),
+                            "PO1*2*12*EA*39.99**UP*012345678912~\nPID*F****GADGET 200 STAINLESS~\n", "");
+  change = with(with(change, "CTT*2~", "CTT*1~"), "SE*17*0001~", "SE*15*0001~");
+  auto replaced = f.run(change, "t2");
+  CHECK(replaced.outcome == Outcome::Processed);
+  CHECK(f.rows("orders") == 1);
+  CHECK(f.rows("order_lines") == 1);
+  auto late = f.run(numbered(sample("x12-850-004010.edi"), "000000303"), "t3");
+  CHECK(late.detail == "PO-5001: an older version than the one booked, ignored");
+  CHECK(f.rows("order_lines") == 1);
+  auto orders = f.run(sample("edifact-orders-d96a.edi"), "t4");
+  CHECK(orders.outcome == Outcome::Processed);
+  CHECK(orders.documents == 1);
+  CHECK(f.rows("orders") == 2);
+  CHECK(f.rows("order_lines") == 3);
+  // An unusable order rejects the interchange, naming the segment.
+  auto bad = f.run(with(numbered(sample("x12-850-004010.edi"), "000000304"), "*PO-5001*", "**"), "t5");
+  CHECK(bad.outcome == Outcome::Rejected);
+  CHECK(bad.detail == "850 0001: segment 4 (BEG): BEG03 (purchase order number) is empty");
+}

@@ -522,6 +522,21 @@ TEST_CASE("console: messages searched by partner, outcome, control number and do
                      key("000000905").message_id)
         .status();
   });
+  // An order, a type added through the registry alone, booked from the same interchange.
+  business::Document order;
+  order.type = &business::order_type();
+  order.number = "PO-5001";
+  order.document_date = "20240106";
+  order.fields = {business::Value::of("SA"),     business::Value::of("USD"), business::Value::of("BT01"),
+                  business::Value::of("ACME01"), business::Value::of(""),    business::Value::of(""),
+                  business::Value::none()};
+  order.lines = {{business::Value::of(int64_t{1}), business::Value::of("012345678905"), business::Value::of("UP"),
+                  business::Value::of("24"), business::Value::of("EA"), business::Value::of("12.50")}};
+  commit(*s, [&](Transaction& tx) -> Status {
+    return tx.put_document("acme", order, key("000000905").message_id).status();
+  });
+  CHECK(rows(*s, "orders") == 1);
+  CHECK(rows(*s, "order_lines") == 1);
   store::ConsoleStore& c = s->console();
   auto ids = [&](store::MessageQuery q) {
     std::string out;
@@ -555,6 +570,8 @@ TEST_CASE("console: messages searched by partner, outcome, control number and do
   q.document = "INV-8";
   q.document_partners.clear();
   CHECK(ids(q) == "");
+  q.document = "PO-5001";  // every registry type's numbers
+  CHECK(ids(q) == "x12:<m1@acme> ");
   q = {};
   q.partner_id = "acme";
   q.protocol = "as2";
@@ -576,9 +593,11 @@ TEST_CASE("console: messages searched by partner, outcome, control number and do
   REQUIRE(related.size() == 2);
   CHECK(related[0].protocol == "x12");  // oldest first
   auto docs = c.documents_from("acme", key("000000905").message_id).value();
-  REQUIRE(docs.size() == 1);
+  REQUIRE(docs.size() == 2);
   CHECK(docs[0].kind == "invoice");
   CHECK(docs[0].number == "INV-7");
+  CHECK(docs[1].kind == "order");
+  CHECK(docs[1].number == "PO-5001");
   int64_t counted = 0;
   const std::vector<store::HourCount> hours = c.hourly(0).value();
   for (const auto& h : hours) counted += h.messages;
