@@ -79,6 +79,26 @@ std::string_view component(std::string_view value, const Delimiters& d, size_t i
   return nth(value, d.component, d.release, index);
 }
 
+void split_values(std::string_view text, char sep, char release, size_t max, std::vector<std::string_view>* out) {
+  out->clear();
+  size_t start = 0, i = 0;
+  while (out->size() + 1 < max) {
+    size_t at = std::string_view::npos;
+    for (; i < text.size(); ++i) {
+      if (release != 0 && text[i] == release) {
+        ++i;
+      } else if (text[i] == sep) {
+        at = i++;
+        break;
+      }
+    }
+    if (at == std::string_view::npos) break;
+    out->push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  out->push_back(text.substr(std::min(start, text.size())));
+}
+
 std::string unescape(std::string_view value, const Delimiters& d) {
   if (d.release == 0 || value.find(d.release) == std::string_view::npos) return std::string(value);
   std::string out;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parsers/edi/delimiters.h"
 
@@ -35,6 +36,10 @@ std::string_view element(std::string_view segment, const Delimiters& d, size_t i
 size_t element_count(std::string_view segment, const Delimiters& d);
 // Component `index` (0-based) of a composite element value.
 std::string_view component(std::string_view element, const Delimiters& d, size_t index);
+// The values of `text` between `sep` (an element or a component separator),
+// views into `text`: a separator after `release` (0: none) is data. At most
+// `max` values; the last one then holds the rest.
+void split_values(std::string_view text, char sep, char release, size_t max, std::vector<std::string_view>* out);
 // Removes release characters (EDIFACT `?+` -> `+`).
 std::string unescape(std::string_view value, const Delimiters& d);
 // Trailing spaces removed (X12 fixed-width ISA fields).

@@ -69,6 +69,9 @@ struct Document {
   std::string document_date;  // CCYYMMDD[HHMM[SS]]: orders the versions
   std::vector<Value> fields;
   std::vector<std::vector<Value>> lines;
+  // The whole message as its canonical JSON (src/documents/canonical.h), for
+  // the back office; empty when nobody asked for it.
+  std::string canonical;
 };
 
 // Every type, in the order the console lists them.

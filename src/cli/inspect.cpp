@@ -1,5 +1,6 @@
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
+#include <Poco/JSON/Parser.h>
 #include <Poco/JSON/Stringifier.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "src/cli/commands.h"
 #include "src/cli/edi_file.h"
 #include "src/common/files.h"
+#include "src/documents/canonical.h"
 #include "src/documents/validator.h"
 
 namespace edihub::cli {
@@ -70,7 +72,9 @@ Object::Ptr validation_json(const edi::Message& m) {
   return o;
 }
 
-Object::Ptr interchange_json(const edi::Interchange& ic, bool validate) {
+// `documents`: the canonical documents of this interchange's messages, in order (--documents).
+Object::Ptr interchange_json(const edi::Interchange& ic, bool validate, const std::vector<std::string>* documents) {
+  size_t next_document = 0;
   Object::Ptr o = new Object(Poco::JSON_PRESERVE_KEY_ORDER);
   o->set("standard", std::string(edi::standard_name(ic.standard)));
   o->set("sender", party(ic, ic.sender));
@@ -105,6 +109,10 @@ Object::Ptr interchange_json(const edi::Interchange& ic, bool validate) {
       mo->set("offset", m.span.offset);
       mo->set("length", m.span.length);
       if (validate) mo->set("validation", validation_json(m));
+      if (documents != nullptr && next_document < documents->size()) {
+        Poco::JSON::Parser parser(new Poco::JSON::ParseHandler(true));  // the document's key order
+        mo->set("document", parser.parse((*documents)[next_document++]));
+      }
       messages->add(mo);
     }
     go->set("messages", messages);
@@ -203,8 +211,8 @@ void write_text_errors(std::ostream& out, std::ostream& err, const std::string& 
 // One file, streamed: with --json the document is written as the parser goes,
 // `{"file":...,"interchanges":[` first, so memory does not grow with the
 // number of interchanges. False when the file had any problem.
-bool inspect_file(const std::string& file, bool json, const documents::Catalog* catalog, std::ostream& out,
-                  std::ostream& err) {
+bool inspect_file(const std::string& file, bool json, const documents::Catalog* catalog, bool with_documents,
+                  std::ostream& out, std::ostream& err) {
   const bool validate = catalog != nullptr;
   if (json) {
     out << "{\"file\":";
@@ -217,8 +225,9 @@ bool inspect_file(const std::string& file, bool json, const documents::Catalog* 
   std::string io_error;
   const documents::Catalog unchecked;
   documents::Validator validator(catalog != nullptr ? *catalog : unchecked);
+  documents::CanonicalReader canonical(catalog != nullptr ? *catalog : unchecked);
   edi::ParseOptions options;
-  if (validate) options.observer = &validator;
+  if (validate) options.observer = with_documents ? static_cast<edi::MessageObserver*>(&canonical) : &validator;
   bool read = stream_edi_file(
       file, options,
       [&](edi::Interchange&& ic) {
@@ -230,7 +239,8 @@ bool inspect_file(const std::string& file, bool json, const documents::Catalog* 
           print_text(out, file, ic, validate);
         } else {
           if (count > 0) out << ',';
-          Poco::JSON::Stringifier::stringify(interchange_json(ic, validate), out);
+          const std::vector<std::string> docs = canonical.take();
+          Poco::JSON::Stringifier::stringify(interchange_json(ic, validate, with_documents ? &docs : nullptr), out);
         }
         ++count;
       },
@@ -264,7 +274,8 @@ const CommandSpec& inspect_spec() {
       {{"json", "", "one JSON document per file on stdout"},
        {"validate", "", "check each message against its definition, with 997/999 codes"},
        {"definitions", "DIR", "with --validate: the *.def files under DIR instead of the shipped definitions"},
-       {"guide", "FILE", "with --validate: a partner's implementation guide over the definitions"}}};
+       {"guide", "FILE", "with --validate: a partner's implementation guide over the definitions"},
+       {"documents", "", "with --json: each message's canonical document (schema/document/), validated"}}};
   return spec;
 }
 
@@ -295,7 +306,12 @@ Result<std::vector<documents::Definitions::File>> definition_files(const std::st
 }  // namespace
 
 int run_inspect(const Args& args, std::ostream& out, std::ostream& err) {
-  const bool json = args.flag("json"), validate = args.flag("validate");
+  const bool json = args.flag("json"), with_documents = args.flag("documents");
+  const bool validate = args.flag("validate") || with_documents;
+  if (with_documents && !json) {
+    err << "edihub inspect: --documents is written only as JSON: add --json\n";
+    return kUsage;
+  }
   const std::string dir = args.value("definitions"), guide_file = args.value("guide");
   if (!validate && (!dir.empty() || !guide_file.empty())) {
     err << "edihub inspect: --definitions and --guide are read only with --validate\n";
@@ -326,7 +342,7 @@ int run_inspect(const Args& args, std::ostream& out, std::ostream& err) {
   }
   bool all_ok = true;
   for (const std::string& file : args.positional)
-    if (!inspect_file(file, json, validate ? &catalog : nullptr, out, err)) all_ok = false;
+    if (!inspect_file(file, json, validate ? &catalog : nullptr, with_documents, out, err)) all_ok = false;
   return all_ok ? kOk : kProblems;
 }
 

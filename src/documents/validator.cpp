@@ -12,25 +12,8 @@ namespace {
 constexpr size_t kNone = static_cast<size_t>(-1);
 constexpr size_t kMaxElements = 512;  // a segment's elements looked at; the rest are "too many"
 
-// The values between `sep`, views into `text`; a separator after the release
-// character (EDIFACT `?`, 0 for none) is data.
 void split_on(std::string_view text, char sep, char release, std::vector<std::string_view>* out) {
-  out->clear();
-  size_t start = 0, i = 0;
-  while (out->size() < kMaxElements) {
-    size_t at = std::string_view::npos;
-    for (; i < text.size(); ++i) {
-      if (release != 0 && text[i] == release) {
-        ++i;
-      } else if (text[i] == sep) {
-        at = i++;
-        break;
-      }
-    }
-    out->push_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
-    if (at == std::string_view::npos) return;
-    start = at + 1;
-  }
+  edi::split_values(text, sep, release, kMaxElements, out);
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -256,6 +239,7 @@ void Validator::place(const edi::Segment& s, uint32_t number) {
         inner.count[0] = 1;
         stack_.push_back(std::move(inner));
       }
+      tell(s, number, def);
       if (over) {
         report({std::string(tag), number, loop_id(), n.loop ? "4" : "5", {}});  // loop over max / segment over max use
         return;
@@ -269,7 +253,18 @@ void Validator::place(const edi::Segment& s, uint32_t number) {
     }
   }
   // Nowhere from here: why.
+  tell(s, number, nullptr);
   report({std::string(tag), number, loop_id(), unplaced_code(tag), {}});
+}
+
+void Validator::tell(const edi::Segment& s, uint32_t number, const SegmentDef* def) {
+  if (sink_ == nullptr) return;
+  loops_.clear();
+  for (size_t depth = 1; depth < stack_.size(); ++depth) {
+    const Frame& parent = stack_[depth - 1];
+    loops_.push_back({stack_[depth].loop, parent.count[parent.index]});
+  }
+  sink_->placed(s, number, def, loops_);
 }
 
 std::string Validator::unplaced_code(std::string_view tag) const {
@@ -412,12 +407,12 @@ std::string finding_text(const edi::SegmentError& e) {
   return out;
 }
 
-edi::MessageObserver::Findings validate_message(const Catalog& catalog, const edi::Interchange& ic,
-                                                const edi::Group& group, const edi::Message& message,
-                                                std::string_view input, ValidatorLimits limits) {
-  Validator v(catalog, limits);
-  v.begin(ic, group, message);
-  if (message.span.offset > input.size() || message.span.length > input.size() - message.span.offset) return v.end();
+edi::MessageObserver::Findings observe_message(edi::MessageObserver& observer, const edi::Interchange& ic,
+                                               const edi::Group& group, const edi::Message& message,
+                                               std::string_view input) {
+  observer.begin(ic, group, message);
+  if (message.span.offset > input.size() || message.span.length > input.size() - message.span.offset)
+    return observer.end();
   const std::string_view bytes = input.substr(message.span.offset, message.span.length);
   edi::SegmentScanner scanner;
   scanner.reset(ic.delimiters, edi::ScanOptions{});
@@ -425,8 +420,15 @@ edi::MessageObserver::Findings validate_message(const Catalog& catalog, const ed
   uint32_t number = 0;
   edi::Segment s;
   while (scanner.next(bytes, &pos, true, message.span.offset, &s) == edi::SegmentScanner::Status::Ok)
-    v.segment(s, ++number);
-  return v.end();
+    observer.segment(s, ++number);
+  return observer.end();
+}
+
+edi::MessageObserver::Findings validate_message(const Catalog& catalog, const edi::Interchange& ic,
+                                                const edi::Group& group, const edi::Message& message,
+                                                std::string_view input, ValidatorLimits limits) {
+  Validator v(catalog, limits);
+  return observe_message(v, ic, group, message, input);
 }
 
 }  // namespace edihub::documents

@@ -49,6 +49,21 @@ std::string finding_text(const edi::SegmentError& e);
 // "DTM02 (373) '20240230': invalid date (code 8)"
 std::string element_finding_text(const edi::SegmentError& segment, const edi::ElementError& e);
 
+// Where the validator placed each segment, for a reader that wants the
+// message's structure (the canonical document): the loops it is in, outermost
+// first, each with its repetition (1-based), and its definition (null for a
+// segment with no place).
+class PlacementSink {
+ public:
+  struct Loop {
+    const Node* node;
+    uint32_t repetition;
+  };
+  virtual ~PlacementSink() = default;
+  virtual void placed(const edi::Segment& s, uint32_t number, const SegmentDef* def,
+                      const std::vector<Loop>& loops) = 0;
+};
+
 class Validator : public edi::MessageObserver {
  public:
   // Checks against the standard's definitions.
@@ -65,6 +80,10 @@ class Validator : public edi::MessageObserver {
 
   // Errors found beyond max_segment_errors in the last message ended.
   uint64_t dropped() const { return dropped_; }
+  // The definition of the message begun last (null: not checked).
+  const MessageDef* definition() const { return def_; }
+  // Told where each segment goes (`sink` must outlive the validator's use).
+  void set_sink(PlacementSink* sink) { sink_ = sink; }
 
  private:
   struct Frame {
@@ -79,6 +98,7 @@ class Validator : public edi::MessageObserver {
   void missing(const Frame& f, size_t from, size_t to, uint32_t number);
   void check_elements(const SegmentDef& def, const edi::Segment& s, uint32_t number);
   void report(edi::SegmentError e);
+  void tell(const edi::Segment& s, uint32_t number, const SegmentDef* def);
   std::string loop_id() const;
 
   Catalog own_;  // the standard alone, when constructed from Definitions
@@ -90,7 +110,15 @@ class Validator : public edi::MessageObserver {
   std::vector<edi::SegmentError> errors_;
   std::vector<std::string_view> values_, components_;  // scratch of check_elements()
   uint64_t dropped_ = 0;
+  PlacementSink* sink_ = nullptr;
+  std::vector<PlacementSink::Loop> loops_;  // scratch of tell()
 };
+
+// Drives `observer` over one message already parsed, from its bytes at
+// message.span in `input` (the interchange's input), as the parser would.
+edi::MessageObserver::Findings observe_message(edi::MessageObserver& observer, const edi::Interchange& ic,
+                                               const edi::Group& group, const edi::Message& message,
+                                               std::string_view input);
 
 // Checks one message already parsed, from its bytes at message.span in
 // `input` (the interchange's input): what the Validator finds when the parser

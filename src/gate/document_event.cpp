@@ -84,7 +84,13 @@ std::string document_json(const std::string& partner_id, const Document& doc, st
   event.set("document", document_object(doc));
   std::ostringstream out;
   event.stringify(out);
-  return out.str();
+  std::string json = out.str();
+  // The whole message (schema/document/), as the canonical writer made it.
+  if (!doc.canonical.empty() && !json.empty() && json.back() == '}') {
+    json.pop_back();
+    json += ",\"message\":" + doc.canonical + "}";
+  }
+  return json;
 }
 
 store::OutboxItem document_event(const config::Partner& partner, const Document& doc, store::Applied applied,

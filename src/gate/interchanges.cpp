@@ -4,6 +4,7 @@
 #include "src/crypto/digest.h"
 #include "src/documents/validator.h"
 #include "src/gate/claim.h"
+#include "src/documents/canonical.h"
 #include "src/gate/document_event.h"
 #include "src/gate/receipt_policy.h"
 
@@ -74,12 +75,11 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
 // The owner's <validation> policy over every message that has a definition:
 // reject sets w.rejection; reject and accept put each error into the
 // acknowledgment (accept as AK5 E); accept and flag leave a note for the log.
-void apply_validation(InterchangeWork& w, std::string_view input) {
+void apply_validation(InterchangeWork& w, std::string_view input, const documents::Catalog& catalog) {
   using Policy = config::Partner::Validation::Policy;
   const Policy policy = w.partner->validation.policy;
   if (policy == Policy::Off) return;
   std::string first;  // the first finding, for the message log
-  const documents::Catalog catalog{&documents::standard_definitions(), w.partner->validation.guides};
   for (edi::Group& g : w.acked.groups) {
     for (edi::Message& m : g.messages) {
       auto found = documents::validate_message(catalog, w.acked, g, m, input);
@@ -226,7 +226,9 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
   // whole interchange: all or nothing.
   w.rejection = first_error(ic);
   if (!ic.ok()) return w;
-  apply_validation(w, input);
+  // The partner's guides over the standard: what its messages are checked and written against.
+  const documents::Catalog catalog{&documents::standard_definitions(), w.partner->validation.guides};
+  apply_validation(w, input, catalog);
   for (size_t g = 0; g < ic.groups.size(); ++g) {
     for (size_t m = 0; m < ic.groups[g].messages.size(); ++m) {
       const edi::Message& msg = ic.groups[g].messages[m];
@@ -243,6 +245,9 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
         if (w.rejection.empty()) w.rejection = e.text;
         w.acked.errors.push_back(std::move(e));
       } else {
+        // The whole message for the back office, beside the booked fields.
+        if (w.partner->documents.via != config::Partner::Documents::Via::None)
+          x.document.canonical = documents::canonical_json(catalog, ic, ic.groups[g], msg, input);
         w.documents.push_back(std::move(x.document));
       }
     }

@@ -78,6 +78,11 @@ grep -q '"applied":"replaced"' "$body" || fail "replacement body: $(cat "$body")
 grep -q '"source":"x12:ACMESUPPLY:000000803"' "$body" || fail "replacement source: $(cat "$body")"
 grep -q '"total_minor":[0-9]' "$body" || fail "money as integer minor units: $(cat "$body")"
 grep -q '"lines":\[{"line_number":1' "$body" || fail "the lines: $(cat "$body")"
+# The whole message beside the booked fields: its canonical document, every segment with its names.
+grep -q '"message":{"schema":"edihub-document/1","standard":"x12","version":"004010","type":"810","name":"Invoice"' "$body" ||
+  fail "the canonical document: $(head -c 400 "$body")"
+grep -q '{"tag":"TDS","position":[0-9]*,"name":"Total Monetary Value Summary","elements":\[{"position":1,"ref":"610"' "$body" ||
+  fail "the canonical document's TDS: $(grep -o '"tag":"TDS".\{0,120\}' "$body")"
 # Acknowledgments: one 997 file per interchange processed (75 + the one with a version already booked).
 check_eq "acknowledgment files" 76 "$(ls "$WORK/acks" | grep -c '\.997$')"
 check_eq "no temporary files left" 0 "$(ls -a "$WORK/acks" | grep -c '^\.tmp')"

@@ -47,7 +47,9 @@ TEST_CASE("usage errors name the problem") {
 
 TEST_CASE("command help lists every option") {
   std::string help = command_help(inspect_spec());
-  CHECK(help.rfind("Usage: edihub inspect [--json] [--validate] [--definitions DIR] [--guide FILE] FILE...\n", 0) == 0);
+  CHECK(help.rfind(
+            "Usage: edihub inspect [--json] [--validate] [--definitions DIR] [--guide FILE] [--documents] FILE...\n",
+            0) == 0);
   CHECK(help.find("--json") != std::string::npos);
   CHECK(help.find("--validate") != std::string::npos);
   CHECK(help.find("--help") != std::string::npos);

@@ -8,6 +8,7 @@
 
 #include "parsers/edi/parser.h"
 #include "parsers/edifact/contrl.h"
+#include "src/documents/canonical.h"
 #include "src/documents/definition.h"
 #include "src/documents/validator.h"
 
@@ -205,4 +206,39 @@ TEST_CASE("an EDIFACT guide: 14 for a code the guide does not use, 15 for a segm
         "UCD+14+1'\n"
         "UNT+7+1'\n"
         "UNZ+1+C0001'\n");
+}
+
+TEST_CASE("the canonical document: every segment in its loop, names, components, released characters as data") {
+  const std::string bytes = interchange({"BGM+380+INV?+1+9", "DTM+137:20240315:102", "NAD+SU+5412345000013::9",
+                                         "NAD+BY+5400000000009::9", "LIN+1", "QTY+47:24", "UNS+S"});
+  edi::ParseResult r = edi::parse(bytes);
+  REQUIRE(r.interchanges.size() == 1);
+  const edi::Interchange& ic = r.interchanges[0];
+  const documents::Catalog catalog{&definitions(), {}};
+  const std::string json = documents::canonical_json(catalog, ic, ic.groups[0], ic.groups[0].messages[0], bytes);
+  CHECK(
+      json ==
+      R"({"schema":"edihub-document/1","standard":"edifact","version":"D:96A:UN","type":"INVOIC",)"
+      R"("envelope":{"interchange":"INV0001","sender":{"id":"5412345000013","qualifier":"14"},)"
+      R"("receiver":{"id":"5400000000009","qualifier":"14"},"date":"240315","time":"0800","test":false,"message":"1"},)"
+      R"("checked":true,"valid":true,"segments":[)"
+      R"({"tag":"UNH","position":1,"elements":[{"position":1,"ref":"0062","value":"1"},)"
+      R"({"position":2,"ref":"S009","components":[{"position":1,"ref":"0065","value":"INVOIC"},)"
+      R"({"position":2,"ref":"0052","value":"D"},{"position":3,"ref":"0054","value":"96A"},)"
+      R"({"position":4,"ref":"0051","value":"UN"}]}]},)"
+      R"({"tag":"BGM","position":2,"elements":[{"position":1,"ref":"C002","components":[{"position":1,"ref":"1001","value":"380"}]},)"
+      R"({"position":2,"ref":"1004","value":"INV+1"},{"position":3,"ref":"1225","value":"9"}]},)"
+      R"({"tag":"DTM","position":3,"elements":[{"position":1,"ref":"C507","components":[{"position":1,"ref":"2005","value":"137"},)"
+      R"({"position":2,"ref":"2380","value":"20240315"},{"position":3,"ref":"2379","value":"102"}]}]},)"
+      R"({"loop":"NAD","name":"SG2","repetition":1,"segments":[{"tag":"NAD","position":4,"elements":[)"
+      R"({"position":1,"ref":"3035","value":"SU"},{"position":2,"ref":"C082","components":[)"
+      R"({"position":1,"ref":"3039","value":"5412345000013"},{"position":3,"ref":"3055","value":"9"}]}]}]},)"
+      R"({"loop":"NAD","name":"SG2","repetition":2,"segments":[{"tag":"NAD","position":5,"elements":[)"
+      R"({"position":1,"ref":"3035","value":"BY"},{"position":2,"ref":"C082","components":[)"
+      R"({"position":1,"ref":"3039","value":"5400000000009"},{"position":3,"ref":"3055","value":"9"}]}]}]},)"
+      R"({"loop":"LIN","name":"SG25","repetition":1,"segments":[{"tag":"LIN","position":6,"elements":[)"
+      R"({"position":1,"ref":"1082","value":"1"}]},{"tag":"QTY","position":7,"elements":[{"position":1,"ref":"C186",)"
+      R"("components":[{"position":1,"ref":"6063","value":"47"},{"position":2,"ref":"6060","value":"24"}]}]}]},)"
+      R"({"tag":"UNS","position":8,"elements":[{"position":1,"ref":"0081","value":"S"}]},)"
+      R"({"tag":"UNT","position":9,"elements":[{"position":1,"ref":"0074","value":"9"},{"position":2,"ref":"0062","value":"1"}]}]})");
 }

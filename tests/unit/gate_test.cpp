@@ -411,6 +411,11 @@ TEST_CASE("a booked document's event for the back office: its version key and JS
         R"("document_date":"20240320","order_type":"SA","currency":"USD","buyer":"BT01","seller":"ACME01",)"
         R"("ship_to":"WH01","total_minor":77988,"lines":[{"line_number":1,"item_id":"012345678905",)"
         R"("item_id_type":"UP","quantity":"24","unit":"EA","unit_price":"12.50"}]}})");
+  // With the whole message written (a partner with <documents>), it follows as "message".
+  po.canonical = R"({"schema":"edihub-document/1"})";
+  const std::string with_message = gate::document_json("acme", po, Applied::Inserted, "x12:ACMESUPPLY:000000301");
+  CHECK(with_message.size() > po.canonical.size());
+  CHECK(with_message.substr(with_message.size() - 45) == R"(}]},"message":{"schema":"edihub-document/1"}})");
   // The key becomes an Idempotency-Key header: a partner's line break cannot end it.
   sn.document_number = "ASN\r\nX-Injected: 1";
   CHECK(gate::document_version_key("acme", business::to_document(sn)) ==

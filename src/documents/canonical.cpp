@@ -1,0 +1,202 @@
+#include "src/documents/canonical.h"
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+
+#include <sstream>
+#include <vector>
+
+#include "parsers/edi/segment.h"
+#include "src/documents/validator.h"
+
+namespace edihub::documents {
+
+namespace {
+
+using Poco::JSON::Array;
+using Poco::JSON::Object;
+
+constexpr size_t kMaxValues = 512;  // elements of a segment, components of an element
+
+Object::Ptr object() { return new Object(Poco::JSON_PRESERVE_KEY_ORDER); }
+
+Object::Ptr party(const edi::Party& p) {
+  Object::Ptr o = object();
+  o->set("id", p.id);
+  if (!p.qualifier.empty()) o->set("qualifier", p.qualifier);
+  return o;
+}
+
+// A value as it is meant: release characters removed, nothing else changed.
+void set_value(Object& o, const edi::Delimiters& d, std::string_view v) { o.set("value", edi::unescape(v, d)); }
+
+void set_element(Object& o, const ElementDef* e) {
+  if (e == nullptr) return;
+  o.set("ref", e->ref);
+  if (!e->name.empty()) o.set("name", e->name);
+}
+
+// Builds the segments tree while the validator places them.
+class Builder : public PlacementSink {
+ public:
+  explicit Builder(const edi::Delimiters& d) : d_(d), root_(new Array) { arrays_.push_back(root_); }
+
+  void placed(const edi::Segment& s, uint32_t number, const SegmentDef* def, const std::vector<Loop>& loops) override {
+    size_t common = 0;
+    while (common < open_.size() && common < loops.size() && open_[common].node == loops[common].node &&
+           open_[common].repetition == loops[common].repetition)
+      ++common;
+    open_.resize(common);
+    arrays_.resize(common + 1);
+    for (size_t i = common; i < loops.size(); ++i) {
+      Object::Ptr loop = object();
+      loop->set("loop", loops[i].node->tag);
+      if (!loops[i].node->name.empty()) loop->set("name", loops[i].node->name);
+      loop->set("repetition", loops[i].repetition);
+      Array::Ptr segments = new Array;
+      loop->set("segments", segments);
+      arrays_.back()->add(loop);
+      arrays_.push_back(segments);
+      open_.push_back(loops[i]);
+    }
+    arrays_.back()->add(segment(s, number, def));
+  }
+
+  Array::Ptr root() const { return root_; }
+
+  Object::Ptr segment(const edi::Segment& s, uint32_t number, const SegmentDef* def) {
+    Object::Ptr o = object();
+    o->set("tag", std::string(s.tag));
+    o->set("position", number);
+    if (def != nullptr && !def->name.empty()) o->set("name", def->name);
+    edi::split_values(s.text, d_.element, d_.release, kMaxValues, &values_);
+    Array::Ptr elements = new Array;
+    for (size_t i = 1; i < values_.size(); ++i) {
+      if (values_[i].empty()) continue;
+      const ElementUse* use = def != nullptr && i <= def->elements.size() ? &def->elements[i - 1] : nullptr;
+      elements->add(element(i, values_[i], use));
+    }
+    o->set("elements", elements);
+    return o;
+  }
+
+ private:
+  Object::Ptr element(size_t position, std::string_view v, const ElementUse* use) {
+    Object::Ptr e = object();
+    e->set("position", position);
+    const bool composite = use != nullptr ? use->composite != nullptr : false;
+    if (use != nullptr && use->composite != nullptr) {
+      e->set("ref", use->composite->id);
+      if (!use->composite->name.empty()) e->set("name", use->composite->name);
+    } else if (use != nullptr) {
+      set_element(*e, use->element);
+    }
+    // Without a definition an element with an unreleased component separator is a composite.
+    std::vector<std::string_view> parts;
+    edi::split_values(v, d_.component, d_.release, kMaxValues, &parts);
+    if (!composite && (use != nullptr || parts.size() == 1)) {
+      set_value(*e, d_, v);
+      return e;
+    }
+    Array::Ptr components = new Array;
+    for (size_t k = 0; k < parts.size(); ++k) {
+      if (parts[k].empty()) continue;
+      Object::Ptr c = object();
+      c->set("position", k + 1);
+      if (composite && k < use->composite->components.size()) set_element(*c, use->composite->components[k].element);
+      set_value(*c, d_, parts[k]);
+      components->add(c);
+    }
+    e->set("components", components);
+    return e;
+  }
+
+  edi::Delimiters d_;
+  Array::Ptr root_;
+  std::vector<Array::Ptr> arrays_;  // [0] the message's segments, then each open loop repetition's
+  std::vector<Loop> open_;
+  std::vector<std::string_view> values_;
+};
+
+}  // namespace
+
+struct CanonicalReader::State {
+  explicit State(const Catalog& catalog) : validator(catalog) {}
+  Validator validator;
+  std::unique_ptr<Builder> builder;
+  Object::Ptr head;  // the document without its segments, from begin()
+  std::vector<std::string> done;
+};
+
+CanonicalReader::CanonicalReader(const Catalog& catalog) : state_(std::make_unique<State>(catalog)) {}
+CanonicalReader::~CanonicalReader() = default;
+
+void CanonicalReader::begin(const edi::Interchange& ic, const edi::Group& group, const edi::Message& message) {
+  State& st = *state_;
+  st.builder = std::make_unique<Builder>(ic.delimiters);
+  st.validator.set_sink(st.builder.get());
+  st.validator.begin(ic, group, message);
+  const MessageDef* def = st.validator.definition();
+  st.head = object();
+  st.head->set("schema", std::string(kCanonicalSchema));
+  st.head->set("standard", std::string(edi::standard_name(ic.standard)));
+  st.head->set("version", message.version);
+  st.head->set("type", message.type);
+  if (def != nullptr && !def->name.empty()) st.head->set("name", def->name);
+  Object::Ptr envelope = object();
+  envelope->set("interchange", ic.control_number);
+  envelope->set("sender", party(ic.sender));
+  envelope->set("receiver", party(ic.receiver));
+  envelope->set("date", ic.date);
+  envelope->set("time", ic.time);
+  envelope->set("test", ic.test);
+  if (!group.implicit) {
+    envelope->set("group", group.control_number);
+    envelope->set("functional_id", group.functional_id);
+  }
+  envelope->set("message", message.control_number);
+  st.head->set("envelope", envelope);
+}
+
+void CanonicalReader::segment(const edi::Segment& s, uint32_t number) {
+  State& st = *state_;
+  if (!st.builder) return;
+  if (st.validator.definition() != nullptr) {
+    st.validator.segment(s, number);
+  } else {
+    st.builder->root()->add(st.builder->segment(s, number, nullptr));
+  }
+}
+
+edi::MessageObserver::Findings CanonicalReader::end() {
+  State& st = *state_;
+  Findings found = st.validator.end();
+  st.validator.set_sink(nullptr);
+  if (st.builder && st.head) {
+    st.head->set("checked", found.checked);
+    st.head->set("valid", found.checked && found.errors.empty());
+    st.head->set("segments", st.builder->root());
+    std::ostringstream out;
+    st.head->stringify(out);
+    st.done.push_back(out.str());
+  }
+  st.builder.reset();
+  st.head = nullptr;
+  return found;
+}
+
+std::vector<std::string> CanonicalReader::take() {
+  std::vector<std::string> out;
+  out.swap(state_->done);
+  return out;
+}
+
+std::string canonical_json(const Catalog& catalog, const edi::Interchange& ic, const edi::Group& group,
+                           const edi::Message& message, std::string_view input) {
+  CanonicalReader reader(catalog);
+  observe_message(reader, ic, group, message, input);
+  std::vector<std::string> out = reader.take();
+  return out.empty() ? std::string() : std::move(out[0]);
+}
+
+}  // namespace edihub::documents
