@@ -444,11 +444,8 @@ std::string nad_party(const MessageSegments& s) { return s.comp(2, 0).empty() ? 
 // Long on purpose: one pass over the ORDERS segments.
 // NOLINTNEXTLINE(readability-function-cognitive-complexity)
 ReadDocument read_orders(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
-  ReadDocument out;
-  out.handled = true;
+  ReadDocument out = new_document(order_type());
   Document& doc = out.document;
-  doc.type = &order_type();
-  doc.fields = empty_values(doc.type->fields);
   MessageSegments s(ic, m, input);
   std::string error;
   Bgm bgm;
@@ -527,11 +524,8 @@ ReadDocument read_orders(const edi::Interchange& ic, const edi::Message& m, std:
 // Long on purpose: one pass over the ORDRSP segments.
 // NOLINTNEXTLINE(readability-function-cognitive-complexity)
 ReadDocument read_ordrsp(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
-  ReadDocument out;
-  out.handled = true;
+  ReadDocument out = new_document(order_response_type());
   Document& doc = out.document;
-  doc.type = &order_response_type();
-  doc.fields = empty_values(doc.type->fields);
   MessageSegments s(ic, m, input);
   std::string error;
   bool have_bgm = false;

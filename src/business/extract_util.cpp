@@ -180,4 +180,12 @@ std::vector<Value> empty_values(const std::vector<Field>& fields) {
   return out;
 }
 
+ReadDocument new_document(const DocumentType& t) {
+  ReadDocument out;
+  out.handled = true;
+  out.document.type = &t;
+  out.document.fields = empty_values(t.fields);
+  return out;
+}
+
 }  // namespace edihub::business::internal

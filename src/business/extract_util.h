@@ -31,6 +31,8 @@ enum ResponseLine { kRespLineNumber, kRespItemId, kRespItemIdType, kRespQuantity
 
 // One value per field, each empty (text ""), zero or NULL by its kind.
 std::vector<Value> empty_values(const std::vector<Field>& fields);
+// A handled document of type `t`, its fields empty: what a reader fills.
+ReadDocument new_document(const DocumentType& t);
 
 // Walks the segments of one message (ST..SE / UNH..UNT), split into elements.
 // The views stay valid until the next call of next().

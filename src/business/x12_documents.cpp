@@ -373,11 +373,8 @@ bool read_po1(const MessageSegments& s, size_t lines, std::vector<Value>* line, 
 // Long on purpose: one pass over the 850's segments.
 // NOLINTNEXTLINE(readability-function-cognitive-complexity)
 ReadDocument read_x12_850(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
-  ReadDocument out;
-  out.handled = true;
+  ReadDocument out = new_document(order_type());
   Document& doc = out.document;
-  doc.type = &order_type();
-  doc.fields = empty_values(doc.type->fields);
   MessageSegments s(ic, m, input);
   std::string error;
   bool have_beg = false, in_lines = false;
@@ -430,11 +427,8 @@ ReadDocument read_x12_850(const edi::Interchange& ic, const edi::Message& m, std
 // Long on purpose: one pass over the 855's segments.
 // NOLINTNEXTLINE(readability-function-cognitive-complexity)
 ReadDocument read_x12_855(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
-  ReadDocument out;
-  out.handled = true;
+  ReadDocument out = new_document(order_response_type());
   Document& doc = out.document;
-  doc.type = &order_response_type();
-  doc.fields = empty_values(doc.type->fields);
   MessageSegments s(ic, m, input);
   std::string error;
   bool have_bak = false, in_lines = false;

@@ -3,7 +3,11 @@
 // (byte 0 of an input that does not start with ISA/UNA/UNB, 1..64): the
 // validator must never crash, and must find the same segment and element
 // errors either way (it sees segments whose bytes the scanner may have
-// copied out of a wrapped line, never a view into an earlier buffer).
+// copied out of a wrapped line, never a view into an earlier buffer). The
+// canonical writer too: the document it writes while the parser reads equals
+// the one written from the message's bytes afterwards, and is JSON.
+#include <Poco/JSON/Parser.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -13,6 +17,7 @@
 #include <vector>
 
 #include "parsers/edi/parser.h"
+#include "src/documents/canonical.h"
 #include "src/documents/validator.h"
 
 namespace {
@@ -66,6 +71,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     pending.erase(0, used);
   }
   parser.feed(pending, true);
+
+  // The canonical document, while parsing and from the bytes afterwards.
+  const documents::Catalog catalog{&defs, {}};
+  documents::CanonicalReader reader(catalog);
+  options.observer = &reader;
+  const edi::ParseResult read = edi::parse(in, options);
+  const std::vector<std::string> streamed = reader.take();
+  size_t k = 0;
+  for (const auto& ic : read.interchanges)
+    for (const auto& g : ic.groups)
+      for (const auto& m : g.messages) {
+        const std::string again = documents::canonical_json(catalog, ic, g, m, in);
+        if (k < streamed.size() && streamed[k] != again) {
+          std::fprintf(stderr, "canonical documents differ:\n%s\n%s\n", streamed[k].c_str(), again.c_str());
+          __builtin_trap();
+        }
+        ++k;
+        try {
+          Poco::JSON::Parser().parse(again);
+        } catch (...) {
+          std::fprintf(stderr, "not JSON: %s\n", again.c_str());
+          __builtin_trap();
+        }
+      }
 
   const std::string a = findings(whole.interchanges), b = findings(chunked);
   if (a != b) {

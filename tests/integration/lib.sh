@@ -31,6 +31,21 @@ make_files() {
   done
 }
 
+# post_as2 NAME EDI-FILE MESSAGE-ID: the file as acme sends it (signed with
+# acme's key, encrypted to edihub's certificate, by openssl), POSTed to the
+# server started by start_server; prints the HTTP status, the MDN in $WORK/NAME.mdn.
+post_as2() {
+  local certs="$REPO/partners/certs"
+  { printf 'Content-Type: application/edi-x12\r\n\r\n'; cat "$2"; } >"$WORK/$1.entity"
+  openssl cms -sign -binary -md sha256 -signer "$certs/acme.crt" -inkey "$certs/acme.key" -in "$WORK/$1.entity" |
+    openssl cms -encrypt -binary -aes256 -out "$WORK/$1.smime" "$certs/edihub.crt"
+  awk 'b{print} /^\r?$/{b=1}' "$WORK/$1.smime" >"$WORK/$1.body"
+  curl -s -o "$WORK/$1.mdn" -w '%{http_code}' -X POST --data-binary @"$WORK/$1.body" \
+    -H "Content-Type: $(sed -n 's/^Content-Type: //p' "$WORK/$1.smime" | head -1 | tr -d '\r')" \
+    -H "Content-Transfer-Encoding: base64" -H "AS2-From: ACMESUPPLY" -H "AS2-To: EDIHUB" \
+    -H "Message-ID: $3" "http://127.0.0.1:$port/as2"
+}
+
 sql() {  # sql DB QUERY
   sqlite3 -batch -noheader -cmd ".timeout 10000" "$1" "$2"
 }

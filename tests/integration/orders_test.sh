@@ -18,16 +18,7 @@ echo "orders-password-1" | "$EDIHUB" operator add ops --role viewer --db "sqlite
 start_server "$WORK/edihub.xml"
 trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
 
-send_as2() {  # send_as2 NAME EDI-FILE: signed and encrypted, posted; prints the HTTP status
-  { printf 'Content-Type: application/edi-x12\r\n\r\n'; cat "$2"; } >"$WORK/$1.entity"
-  openssl cms -sign -binary -md sha256 -signer "$C/acme.crt" -inkey "$C/acme.key" -in "$WORK/$1.entity" |
-    openssl cms -encrypt -binary -aes256 -out "$WORK/$1.smime" "$C/edihub.crt"
-  awk 'b{print} /^\r?$/{b=1}' "$WORK/$1.smime" >"$WORK/$1.body"
-  curl -s -o "$WORK/$1.mdn" -w '%{http_code}' -X POST --data-binary @"$WORK/$1.body" \
-    -H "Content-Type: $(sed -n 's/^Content-Type: //p' "$WORK/$1.smime" | head -1 | tr -d '\r')" \
-    -H "Content-Transfer-Encoding: base64" -H "AS2-From: ACMESUPPLY" -H "AS2-To: EDIHUB" \
-    -H "Message-ID: <orders-$1@acme.example>" "http://127.0.0.1:$port/as2"
-}
+send_as2() { post_as2 "$1" "$2" "<orders-$1@acme.example>"; }  # send_as2 NAME EDI-FILE: the HTTP status
 # The AS4 sample's envelope around the EDIFACT ORDERS sample (SwA, MimeType application/EDIFACT).
 as4_orders() {
   sed -n '1,/^Content-ID: <payload-1@acme.example>/p' "$REPO/samples/as4/swa-856.as4" |

@@ -21,16 +21,7 @@ serve() {  # serve POLICY: (re)starts the gateway with acme under that policy
   sed -i "s|<partners dir=\"[^\"]*\"/>|<partners dir=\"$WORK/partners\"/>|" "$WORK/edihub.xml"
   start_server "$WORK/edihub.xml"
 }
-send() {  # send NAME EDI-FILE: signed and encrypted by openssl, posted; prints the HTTP status
-  { printf 'Content-Type: application/edi-x12\r\n\r\n'; cat "$2"; } >"$WORK/$1.entity"
-  openssl cms -sign -binary -md sha256 -signer "$C/acme.crt" -inkey "$C/acme.key" -in "$WORK/$1.entity" |
-    openssl cms -encrypt -binary -aes256 -out "$WORK/$1.smime" "$C/edihub.crt"
-  awk 'b{print} /^\r?$/{b=1}' "$WORK/$1.smime" >"$WORK/$1.body"
-  curl -s -o "$WORK/$1.mdn" -w '%{http_code}' -X POST --data-binary @"$WORK/$1.body" \
-    -H "Content-Type: $(sed -n 's/^Content-Type: //p' "$WORK/$1.smime" | head -1 | tr -d '\r')" \
-    -H "Content-Transfer-Encoding: base64" -H "AS2-From: ACMESUPPLY" -H "AS2-To: EDIHUB" \
-    -H "Message-ID: <validation-$1@acme.example>" "http://127.0.0.1:$port/as2"
-}
+send() { post_as2 "$1" "$2" "<validation-$1@acme.example>"; }  # send NAME EDI-FILE: the HTTP status
 # ack FILE-PATTERN: the 997 written for the interchange with that ISA13
 ack() { for _ in $(seq 1 100); do f=$(grep -l "AK1\*IN\*$1~" "$WORK"/acks/* 2>/dev/null | head -1); [[ -n $f ]] && break; sleep 0.05; done; cat "$f"; }
 
