@@ -79,19 +79,28 @@ std::string_view component(std::string_view value, const Delimiters& d, size_t i
   return nth(value, d.component, d.release, index);
 }
 
+namespace {
+
+// The next `sep` from `i` that no release character escapes, or npos.
+size_t next_separator(std::string_view text, char sep, char release, size_t i) {
+  if (release == 0) return text.find(sep, i);  // memchr: X12 has no release character
+  for (; i < text.size(); ++i) {
+    if (text[i] == release) {
+      ++i;
+    } else if (text[i] == sep) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 void split_values(std::string_view text, char sep, char release, size_t max, std::vector<std::string_view>* out) {
   out->clear();
-  size_t start = 0, i = 0;
+  size_t start = 0;
   while (out->size() + 1 < max) {
-    size_t at = std::string_view::npos;
-    for (; i < text.size(); ++i) {
-      if (release != 0 && text[i] == release) {
-        ++i;
-      } else if (text[i] == sep) {
-        at = i++;
-        break;
-      }
-    }
+    const size_t at = next_separator(text, sep, release, start);
     if (at == std::string_view::npos) break;
     out->push_back(text.substr(start, at - start));
     start = at + 1;

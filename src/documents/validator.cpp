@@ -33,6 +33,9 @@ std::string quotable(std::string_view v, const edi::Delimiters& d) {
 
 // Whether `v` holds an unreleased repetition separator, or (`simple`) component one.
 bool has_separator(std::string_view v, const edi::Delimiters& d, bool simple) {
+  if (d.release == 0)
+    return (simple && v.find(d.component) != std::string_view::npos) ||
+           (d.repetition != 0 && v.find(d.repetition) != std::string_view::npos);
   for (size_t i = 0; i < v.size(); ++i) {
     if (d.release != 0 && v[i] == d.release) {
       ++i;
