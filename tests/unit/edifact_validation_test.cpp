@@ -19,7 +19,8 @@ namespace {
 const edifact::ContrlEnvelope kEnv{"C0001", "1", "240103", "0915", "\n", std::nullopt, std::nullopt};
 
 // A test directory: INVOIC cut down to what these tests need (1004 is
-// narrowed to 5 characters so that a released separator's length counts).
+// narrowed to 5 characters so that a released separator's length counts,
+// 3035 given a minimum of 2 to have an element too short).
 const char* const kDefinition = R"(standard edifact D96A
 element 0062 an 1 14
 element 0065 an 1 6
@@ -36,7 +37,7 @@ element 1225 an 1 3
 element 2005 an 1 3
 element 2380 an 1 35
 element 2379 an 1 3
-element 3035 an 1 3
+element 3035 an 2 3
 element 3039 an 1 35
 element 3055 an 1 3
 element 1131 an 1 3
@@ -180,14 +181,20 @@ TEST_CASE("EDIFACT findings: each 0085 code in its UCS or UCD") {
   CHECK(contrl_findings(with(kInvoice, 4, "QTY+47")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+6'\nUCD+13+1:2'\n");
   // 16: a component too many.
   CHECK(contrl_findings(with(kInvoice, 4, "QTY+47:24:PCE:X")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+6'\nUCD+16+1:4'\n");
+  // 40: too short; 36: the NAD group more than 99 times.
+  CHECK(contrl_findings(with(kInvoice, 2, "NAD+S")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+4'\nUCD+40+1'\n");
+  auto parties = kInvoice;
+  for (int i = 0; i < 99; ++i) parties.insert(parties.begin() + 2, "NAD+BY+" + std::to_string(i));
+  CHECK(contrl_findings(parties) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+103+36'\n");
   // Accepted by the partner's policy: UCM 7, the findings still listed.
   CHECK(contrl_findings(with(kInvoice, 5, "UNS+X"), true) == "UCM+1+INVOIC:D:96A:UN+7'\nUCS+7'\nUCD+12+1'\n");
 }
 
-TEST_CASE("an EDIFACT guide: 14 for a code the guide does not use, 15 for a segment it does not") {
+TEST_CASE("an EDIFACT guide: 14 for a code the guide does not use, 15 for a segment or an element it does not") {
   auto g = documents::Guide::load(definitions(), {"retail-invoic.def",
                                                   "guide edifact D96A INVOIC\n"
                                                   "element UNS01 codes S\n"
+                                                  "element BGM03 -\n"
                                                   "loop NAD -\n"});
   REQUIRE_MESSAGE(g.is_ok(), g.status().message());
   const documents::Catalog catalog{&definitions(), {g.value()}};
@@ -201,10 +208,12 @@ TEST_CASE("an EDIFACT guide: 14 for a code the guide does not use, 15 for a segm
         "UNH+1+CONTRL:D:3:UN'\n"
         "UCI+INV0001+5412345000013:14+5400000000009:14+7'\n"
         "UCM+1+INVOIC:D:96A:UN+4'\n"
+        "UCS+2'\n"
+        "UCD+15+3'\n"
         "UCS+4+15'\n"
         "UCS+7'\n"
         "UCD+14+1'\n"
-        "UNT+7+1'\n"
+        "UNT+9+1'\n"
         "UNZ+1+C0001'\n");
 }
 
