@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "src/console/charts.h"
+#include "src/console/findings.h"
 #include "src/console/html.h"
 #include "src/receivers/capture.h"
 
@@ -350,6 +351,16 @@ Result<Rendered> message_page(const View& v, int64_t id) {
       body += "<p>Key " + badge(std::string(store::state_name(k.state))) + " attempts " + std::to_string(k.attempts) +
               ", failures " + std::to_string(k.failures) + (k.error.empty() ? "" : ": " + html(k.error, 1000)) + " " +
               release_button(v, k, back) + "</p>";
+      if (interchange) {
+        // Each error the acknowledgment names, at its segment.
+        const std::vector<FindingRow> findings = acknowledged_findings(k.receipt);
+        if (!findings.empty()) {
+          std::vector<std::vector<std::string>> cells;
+          for (const FindingRow& f : findings)
+            cells.push_back({html(f.segment), html(f.loop), html(f.element), html(f.what)});
+          body += "<h3>Errors, as acknowledged</h3>" + table({"Segment", "Loop", "Element", "Error"}, cells);
+        }
+      }
       body += "<h3>" + html(interchange ? "Acknowledgment as stored" : "Answer as sent") + "</h3>" +
               receipt_block(k.receipt);
     }

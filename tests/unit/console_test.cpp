@@ -4,6 +4,7 @@
 
 #include "src/console/charts.h"
 #include "src/console/console.h"
+#include "src/console/findings.h"
 #include "src/console/html.h"
 #include "src/crypto/password.h"
 #include "tests/unit/temp_db.h"
@@ -246,4 +247,33 @@ TEST_CASE("console truths: interchanges counted, bad dates refused, search text 
   CHECK(malformed.body.find("the form could not be read") != std::string::npos);
   CHECK(malformed.body.find("Poco") == std::string::npos);
   CHECK(malformed.body.find("Exception") == std::string::npos);
+}
+
+TEST_CASE("console: each error an acknowledgment names, at its segment, in inspect's words") {
+  // The 997 edihub stored for the 810 with a 30 February and an unknown segment (intake_test).
+  const std::string ack997 =
+      "ISA*00*          *00*          *ZZ*EDIHUB         *ZZ*ACMESUPPLY     *240103*0915*U*00401*000000017*0*P*>~\n"
+      "GS*FA*EDIHUB*ACMESUPPLY*20240103*0915*17*X*004010~\nST*997*0001~\nAK1*IN*201~\nAK2*810*0001~\n"
+      "AK3*DTM*14**8~\nAK4*2*373*8*20240230~\nAK3*ZZZ*22**1~\nAK3*PID*16*PID*8~\nAK4*1>2*349*7*Q~\n"
+      "AK5*R*5~\nAK9*R*1*1*0~\nSE*10*0001~\nGE*1*17~\nIEA*1*000000017~\n";
+  const auto rows = console::acknowledged_findings({0, "", ack997});
+  REQUIRE(rows.size() == 5);
+  CHECK(rows[0].segment == "DTM at segment 14");
+  CHECK(rows[0].what == "segment has data element errors (code 8)");
+  CHECK(rows[1].element == "DTM02 (373) '20240230'");
+  CHECK(rows[1].what == "invalid date (code 8)");
+  CHECK(rows[2].what == "unrecognized segment ID (code 1)");
+  CHECK(rows[3].loop == "PID");
+  CHECK(rows[4].element == "PID01-2 (349) 'Q'");
+  const std::string contrl =
+      "UNB+UNOA:3+5400000000009:14+5412345000013:14+240103:0915+C0001'UNH+1+CONTRL:D:3:UN'"
+      "UCI+INV0001+5412345000013:14+5400000000009:14+7'UCM+1+INVOIC:D:96A:UN+4'UCS+2+13'UCS+6'UCD+21+1:2'"
+      "UNT+7+1'UNZ+1+C0001'";
+  const auto c = console::acknowledged_findings({0, "", contrl});
+  REQUIRE(c.size() == 2);
+  CHECK(c[0].segment == "segment 2");
+  CHECK(c[0].what == "0085 13");
+  CHECK(c[1].element == "element 1:2");
+  CHECK(c[1].what == "0085 21");
+  CHECK(console::acknowledged_findings({0, "", "ISA*00*...~AK5*A~"}).empty());
 }
