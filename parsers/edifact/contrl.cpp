@@ -120,6 +120,20 @@ class Writer {
   size_t count_ = 0;
 };
 
+// A message's UCM, then a UCS (and its UCDs) per segment error.
+void write_ucm(Writer& w, const edi::Message& msg, const std::string& id, const edi::EnvelopeError* me) {
+  const bool rejected = me != nullptr || (!msg.segment_errors.empty() && !msg.errors_accepted);
+  w.segment({"UCM", w.esc(msg.control_number), id, rejected ? "4" : "7", me ? syntax_error(me->code) : ""});
+  for (const edi::SegmentError& se : msg.segment_errors) {
+    w.segment({"UCS", std::to_string(se.position), se.elements.empty() ? segment_syntax_error(se.code) : ""});
+    for (const edi::ElementError& ee : se.elements) {
+      std::string at = std::to_string(ee.position);
+      if (ee.component > 0) at += w.comp() + std::to_string(ee.component);
+      w.segment({"UCD", element_syntax_error(ee.code), at});
+    }
+  }
+}
+
 bool is_default(const edi::Delimiters& d) {
   edi::Delimiters def = default_delimiters();
   return d.component == def.component && d.element == def.element && d.decimal == def.decimal &&
@@ -188,16 +202,7 @@ std::string build_contrl(const edi::Interchange& o, const ContrlEnvelope& env, b
           id += c + w.esc(rest.substr(0, colon));
           rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
         }
-        const bool rejected = me != nullptr || (!msg.segment_errors.empty() && !msg.errors_accepted);
-        w.segment({"UCM", w.esc(msg.control_number), id, rejected ? "4" : "7", me ? syntax_error(me->code) : ""});
-        for (const edi::SegmentError& se : msg.segment_errors) {
-          w.segment({"UCS", std::to_string(se.position), se.elements.empty() ? segment_syntax_error(se.code) : ""});
-          for (const edi::ElementError& ee : se.elements) {
-            std::string at = std::to_string(ee.position);
-            if (ee.component > 0) at += c + std::to_string(ee.component);
-            w.segment({"UCD", element_syntax_error(ee.code), at});
-          }
-        }
+        write_ucm(w, msg, id, me);
       }
     }
   }

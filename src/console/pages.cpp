@@ -356,6 +356,7 @@ Result<Rendered> message_page(const View& v, int64_t id) {
         const std::vector<FindingRow> findings = acknowledged_findings(k.receipt);
         if (!findings.empty()) {
           std::vector<std::vector<std::string>> cells;
+          cells.reserve(findings.size());
           for (const FindingRow& f : findings)
             cells.push_back({html(f.segment), html(f.loop), html(f.element), html(f.what)});
           body += "<h3>Errors, as acknowledged</h3>" + table({"Segment", "Loop", "Element", "Error"}, cells);

@@ -20,15 +20,70 @@ constexpr size_t kMaxValues = 512;  // elements of a segment, components of an e
 
 Object::Ptr object() { return new Object(Poco::JSON_PRESERVE_KEY_ORDER); }
 
+// Whether `v` is well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF).
+bool is_utf8(std::string_view v) {
+  for (size_t i = 0; i < v.size();) {
+    const auto c = static_cast<unsigned char>(v[i]);
+    size_t n = 0;
+    uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if (c >= 0xC2 && c <= 0xDF) {
+      n = 1;
+      cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      n = 2;
+      cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    for (size_t k = 1; k <= n; ++k) {
+      if (i + k >= v.size()) return false;
+      const auto t = static_cast<unsigned char>(v[i + k]);
+      if ((t & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (t & 0x3F);
+    }
+    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+      return false;
+    i += n + 1;
+  }
+  return true;
+}
+
+// The one way partner bytes enter the document: JSON strings are UTF-8, so a
+// value that is not is read as ISO 8859-1 (EDIFACT UNOC's repertoire), byte
+// for character: nothing is dropped, and no invalid JSON is ever written.
+// Control characters are escaped by the JSON writer.
+std::string text(std::string_view v) {
+  if (is_utf8(v)) return std::string(v);
+  std::string out;
+  out.reserve(v.size() * 2);
+  for (char ch : v) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x80) {
+      out.push_back(ch);
+    } else {
+      out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+      out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+  }
+  return out;
+}
+
 Object::Ptr party(const edi::Party& p) {
   Object::Ptr o = object();
-  o->set("id", p.id);
-  if (!p.qualifier.empty()) o->set("qualifier", p.qualifier);
+  o->set("id", text(p.id));
+  if (!p.qualifier.empty()) o->set("qualifier", text(p.qualifier));
   return o;
 }
 
 // A value as it is meant: release characters removed, nothing else changed.
-void set_value(Object& o, const edi::Delimiters& d, std::string_view v) { o.set("value", edi::unescape(v, d)); }
+void set_value(Object& o, const edi::Delimiters& d, std::string_view v) { o.set("value", text(edi::unescape(v, d))); }
 
 void set_element(Object& o, const ElementDef* e) {
   if (e == nullptr) return;
@@ -66,7 +121,7 @@ class Builder : public PlacementSink {
 
   Object::Ptr segment(const edi::Segment& s, uint32_t number, const SegmentDef* def) {
     Object::Ptr o = object();
-    o->set("tag", std::string(s.tag));
+    o->set("tag", text(s.tag));
     o->set("position", number);
     if (def != nullptr && !def->name.empty()) o->set("name", def->name);
     edi::split_values(s.text, d_.element, d_.release, kMaxValues, &values_);
@@ -140,21 +195,21 @@ void CanonicalReader::begin(const edi::Interchange& ic, const edi::Group& group,
   st.head = object();
   st.head->set("schema", std::string(kCanonicalSchema));
   st.head->set("standard", std::string(edi::standard_name(ic.standard)));
-  st.head->set("version", message.version);
-  st.head->set("type", message.type);
-  if (def != nullptr && !def->name.empty()) st.head->set("name", def->name);
+  st.head->set("version", text(message.version));
+  st.head->set("type", text(message.type));
+  if (def != nullptr && !def->name.empty()) st.head->set("name", text(def->name));
   Object::Ptr envelope = object();
-  envelope->set("interchange", ic.control_number);
+  envelope->set("interchange", text(ic.control_number));
   envelope->set("sender", party(ic.sender));
   envelope->set("receiver", party(ic.receiver));
-  envelope->set("date", ic.date);
-  envelope->set("time", ic.time);
+  envelope->set("date", text(ic.date));
+  envelope->set("time", text(ic.time));
   envelope->set("test", ic.test);
   if (!group.implicit) {
-    envelope->set("group", group.control_number);
-    envelope->set("functional_id", group.functional_id);
+    envelope->set("group", text(group.control_number));
+    envelope->set("functional_id", text(group.functional_id));
   }
-  envelope->set("message", message.control_number);
+  envelope->set("message", text(message.control_number));
   st.head->set("envelope", envelope);
 }
 

@@ -12,6 +12,8 @@ namespace edihub::gate {
 
 namespace {
 
+constexpr uint64_t kMaxCanonicalBytes = 4 << 20;
+
 std::string first_error(const edi::Interchange& ic) {
   return ic.errors.empty() ? std::string() : std::string(edi::code_name(ic.errors[0].code)) + ": " + ic.errors[0].text;
 }
@@ -245,8 +247,10 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
         if (w.rejection.empty()) w.rejection = e.text;
         w.acked.errors.push_back(std::move(e));
       } else {
-        // The whole message for the back office, beside the booked fields.
-        if (w.partner->documents.via != config::Partner::Documents::Via::None)
+        // The whole message for the back office, beside the booked fields: its
+        // JSON is several times its size, so only for a message of at most
+        // kMaxCanonicalBytes (a larger one's event has the booked fields alone).
+        if (w.partner->documents.via != config::Partner::Documents::Via::None && msg.span.length <= kMaxCanonicalBytes)
           x.document.canonical = documents::canonical_json(catalog, ic, ic.groups[g], msg, input);
         w.documents.push_back(std::move(x.document));
       }
