@@ -5,7 +5,8 @@
 // errors either way (it sees segments whose bytes the scanner may have
 // copied out of a wrapped line, never a view into an earlier buffer). The
 // canonical writer too: the document it writes while the parser reads equals
-// the one written from the message's bytes afterwards, and is JSON.
+// the one written from the message's bytes afterwards (for an interchange
+// without envelope errors), and is always JSON.
 #include <Poco/JSON/Parser.h>
 
 #include <cstddef>
@@ -83,7 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& g : ic.groups)
       for (const auto& m : g.messages) {
         const std::string again = documents::canonical_json(catalog, ic, g, m, in);
-        if (k < streamed.size() && streamed[k] != again) {
+        // A message the envelope closed early (no trailer) saw other segments while streaming.
+        if (ic.ok() && k < streamed.size() && streamed[k] != again) {
           std::fprintf(stderr, "canonical documents differ:\n%s\n%s\n", streamed[k].c_str(), again.c_str());
           __builtin_trap();
         }
