@@ -135,6 +135,14 @@ TEST_CASE("the shipped definitions load, and say what they define") {
   CHECK(documents::standard_definitions().message("x12", "004010VICS", "810") != nullptr);
   CHECK(documents::standard_definitions().message("x12", "005010X222", "810") != nullptr);
   CHECK(documents::standard_definitions().message("x12", "004010", "214") == nullptr);
+  std::vector<std::string> edifact;
+  for (const std::string& n : loaded->names())
+    if (n.rfind("edifact ", 0) == 0) edifact.push_back(n);
+  CHECK(edifact == std::vector<std::string>{"edifact D01B APERAK", "edifact D01B DESADV", "edifact D01B INVOIC",
+                                            "edifact D01B ORDERS", "edifact D01B ORDRSP", "edifact D3 CONTRL",
+                                            "edifact D96A APERAK", "edifact D96A DESADV", "edifact D96A INVOIC",
+                                            "edifact D96A ORDERS", "edifact D96A ORDRSP", "edifact D97B INVOIC"});
+  CHECK(documents::standard_definitions().message("edifact", "D:96A:UN:EAN008", "INVOIC") != nullptr);
 }
 
 TEST_CASE("definition files: each mistake names the file, the line and what was expected") {
@@ -182,6 +190,8 @@ TEST_CASE("files written by other projects and the samples validate without fals
   // AK302, AK304 and AK404, which are simple elements that do not repeat.
   const std::map<std::string, std::string> expected = {
       {"x12_extraDelimiter997.edi 0001", "AK3/4/8(2 6)(4 6) AK4/5/8(4 6)"},
+      // staedi's bad invoice: a party qualifier BYZZ, a quantity 1020A, a price $1.179 and UNS twice.
+      {"EDIFACT_invoic_d97b_bad.edi 00000000000117", "NAD/5/8(1 5) QTY/10/8(1 6) PRI/13/8(1 6) UNS/21/5"},
   };
   std::map<std::string, int> checked;
   for (const std::string dir : {"tests/corpus/staedi/", "samples/edi/"}) {
@@ -208,7 +218,11 @@ TEST_CASE("files written by other projects and the samples validate without fals
                                               {"856 004010", 2},
                                               {"856 005010", 2},
                                               {"997 005010", 5},
-                                              {"999 005010", 1}});
+                                              {"999 005010", 1},
+                                              {"DESADV D:96A:", 3},
+                                              {"INVOIC D:96A:", 3},
+                                              {"INVOIC D:97B:", 5},
+                                              {"ORDERS D:96A:", 1}});
 }
 
 TEST_CASE("a valid message: an accepted 997, and messages without a definition are not checked") {
