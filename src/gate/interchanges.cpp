@@ -231,6 +231,8 @@ InterchangeWork prepare_interchange(const edi::Interchange& ic, std::string_view
   // The partner's guides over the standard: what its messages are checked and written against.
   const documents::Catalog catalog{&documents::standard_definitions(), w.partner->validation.guides};
   apply_validation(w, input, catalog);
+  // Rejected by its definition: nothing is booked, and the acknowledgment names the findings alone.
+  if (!w.rejection.empty()) return w;
   for (size_t g = 0; g < ic.groups.size(); ++g) {
     for (size_t m = 0; m < ic.groups[g].messages.size(); ++m) {
       const edi::Message& msg = ic.groups[g].messages[m];

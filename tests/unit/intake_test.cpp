@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "parsers/edi/parser.h"
+#include "src/documents/validator.h"
 #include "src/gate/interchanges.h"
 #include "tests/unit/temp_db.h"
 #include "tests/unit/test_util.h"
@@ -318,4 +319,23 @@ TEST_CASE("orders, a type added through the registry alone: an 850 and an ORDERS
   auto bad = f.run(with(numbered(sample("x12-850-004010.edi"), "000000304"), "*PO-5001*", "**"), "t5");
   CHECK(bad.outcome == Outcome::Rejected);
   CHECK(bad.detail == "850 0001: segment 4 (BEG): BEG03 (purchase order number) is empty");
+}
+
+TEST_CASE("validation of an EDIFACT interchange: rejected, its CONTRL names each error as UCS/UCD") {
+  ValidatingFixture f("reject");
+  // The sample INVOIC with a letter in a quantity (6060 is numeric).
+  auto r = f.run(with(sample("edifact-invoic-d96a.edi"), "QTY+47:24:PCE", "QTY+47:2X:PCE"));
+  CHECK(r.outcome == Outcome::Rejected);
+  CHECK(test::contains(r.detail, "does not pass its definition: INVOIC 1: QTY at segment 16: QTY01-2 (6060) '2X'"));
+  CHECK(test::contains(r.receipt.body, "UCM+1+INVOIC:D:96A:UN+4'\nUCS+16'\nUCD+21+1:2'\nUCM+2+INVOIC:D:96A:UN+7'\n"));
+  CHECK(f.rows("invoices") == 0);
+  // The CONTRL edihub wrote passes the CONTRL definition.
+  documents::Validator validator(documents::standard_definitions());
+  edi::ParseOptions options;
+  options.observer = &validator;
+  edi::ParseResult contrl = edi::parse(r.receipt.body, options);
+  REQUIRE(contrl.interchanges.size() == 1);
+  const edi::Message& m = contrl.interchanges[0].groups.at(0).messages.at(0);
+  CHECK(m.validated);
+  CHECK(m.segment_errors.empty());
 }
