@@ -285,7 +285,6 @@ function edifactDesadv(seg, mref) {
   seg('DTM', `132:${ccyymmdd(int(1, 4))}:102`);
   seg('RFF', 'ON:PO' + digits(8));
   seg('DTM', `171:${ccyymmdd(-int(3, 20))}:102`);
-  if (chance(0.3)) seg('FTX', 'AAI', '', '', esc(pick(TRICKY_TEXT)));
   nad(seg, 'BY');
   nad(seg, 'SU');
   nad(seg, 'DP');
@@ -307,6 +306,8 @@ function edifactDesadv(seg, mref) {
       seg('PIA', '1', `SKU${digits(6)}:SA`);
       seg('IMD', 'F', '', `:::${pick(PRODUCTS)}`);
       seg('QTY', `12:${int(1, 500)}:PCE`);
+      // D.96A DESADV has no FTX in its header: free text goes with a line (SG15).
+      if (chance(0.05)) seg('FTX', 'AAI', '', '', esc(pick(TRICKY_TEXT)));
       if (chance(0.3)) seg('RFF', 'ON:PO' + digits(8));
     }
   }
