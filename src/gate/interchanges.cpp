@@ -2,9 +2,9 @@
 
 #include "src/common/partner_text.h"
 #include "src/crypto/digest.h"
+#include "src/documents/canonical.h"
 #include "src/documents/validator.h"
 #include "src/gate/claim.h"
-#include "src/documents/canonical.h"
 #include "src/gate/document_event.h"
 #include "src/gate/receipt_policy.h"
 
