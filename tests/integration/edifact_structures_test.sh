@@ -1,39 +1,44 @@
 #!/usr/bin/env bash
 # A second opinion on the EDIFACT definitions: the message structures of the
-# npm package `edifact` (pinned in tools/bench) against schema/definitions,
-# position by position (segment order, mandatory/conditional, maximum
-# repeats) for DESADV, INVOIC and ORDERS, through
-# tests/interop/edifact/compare.js. The package does not say its directory;
-# its structures are of a later one than D01B (CUX in the DESADV header, GEI
-# for GIS, PYT before PAT, higher repeats: php-edifact's D01B mapping, a third
-# source, has GIS and PAT where ours do and no EFI), so what D01B genuinely
-# differs in is listed below; anything else fails the test, and so does a
-# listed difference that is gone (the list stays true).
+# npm package `edifact` (pinned in tests/interop/edifact/package.json)
+# against schema/definitions/edifact/D01B, the nearest directory edihub
+# ships, for DESADV, INVOIC and ORDERS: segment order, mandatory or
+# conditional, maximum use, every position of every group
+# (tests/interop/edifact/compare.js, which lists and explains each genuine
+# difference of directory version). Then the comparison is shown to fail:
+# a copy of the definitions with a segment made conditional, one moved and a
+# maximum changed.
 source "$(dirname "$0")/lib.sh"
-trap '[[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
-bench="$REPO/tools/bench"
-[[ -d $bench/node_modules/edifact ]] || (cd "$bench" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) ||
-  { echo "FAIL: npm ci in tools/bench"; exit 1; }
-node "$REPO/tests/interop/edifact/compare.js" "$bench/node_modules/edifact" "$REPO/schema/definitions" D01B \
-  >"$WORK/d01b.txt"
-# Differences of directory version between D01B and the package's later directory:
-cat >"$WORK/known.txt" <<'KNOWN'
-DESADV 8 RFF: ours max 10, edifact's 99
-DESADV 8/2 DTM: ours max 1, edifact's 9
-DESADV 9/3 RFF: ours max 10, edifact's 99
-DESADV 9/3/2 DTM: ours max 1, edifact's 99
-DESADV 10/2 LOC: ours max 5, edifact's 9999
-DESADV 13: ours loop CPS, edifact's group EFI
-INVOIC 9: ours GIS, edifact's GEI
-ORDERS 13: ours loop PAT, edifact's group PYT
-KNOWN
-grep -v 'difference(s)' "$WORK/d01b.txt" >"$WORK/found.txt" || true
-diff -u "$WORK/known.txt" "$WORK/found.txt" >"$WORK/diff.txt" || fail "the structures differ otherwise than known: $(cat "$WORK/diff.txt")"
-# The comparison can fail: a definition with a segment moved is caught.
-mkdir -p "$WORK/defs/edifact"
-cp -r "$REPO/schema/definitions/edifact/D01B" "$WORK/defs/edifact/"
-sed -i '0,/^  BGM M 1$/s//  BGM O 1/' "$WORK/defs/edifact/D01B/ORDERS.def"
-node "$REPO/tests/interop/edifact/compare.js" "$bench/node_modules/edifact" "$WORK/defs" D01B >"$WORK/broken.txt" &&
-  fail "an ORDERS with BGM conditional passed the comparison"
-grep -q 'ORDERS 2 BGM: ours C, edifact.s M' "$WORK/broken.txt" || fail "the broken ORDERS: $(cat "$WORK/broken.txt")"
+NODE_DIR="$REPO/tests/interop/edifact"
+if [[ ! -d "$NODE_DIR/node_modules/edifact" ]]; then
+  (cd "$NODE_DIR" && npm ci --no-audit --no-fund --silent) || { echo "FAIL: npm ci in tests/interop/edifact"; exit 1; }
+fi
+compare() { node "$NODE_DIR/compare.js" --definitions "$1" --directory D01B; }
+
+# The shipped definitions: every difference is a known one, and none is gone.
+out=$(compare "$REPO/schema/definitions") || fail "the shipped definitions differ from edifact's otherwise than known: $out"
+echo "$out" | tail -1
+
+# A copy with three defects: each is named, and the run fails.
+defs="$WORK/defs"
+mkdir -p "$defs/edifact"
+cp -r "$REPO/schema/definitions/edifact/D01B" "$defs/edifact/"
+sed -i '0,/^  BGM M 1$/s//  BGM O 1/' "$defs/edifact/D01B/ORDERS.def"            # BGM conditional
+sed -i '0,/^  DTM O 10$/s//  DTM O 11/' "$defs/edifact/D01B/DESADV.def"          # a header maximum
+awk '/^  UNS M 1$/ && !held {held = $0; next} {print} /^  CNT O 10$/ && held {print held; held = ""}' \
+  "$REPO/schema/definitions/edifact/D01B/INVOIC.def" >"$defs/edifact/D01B/INVOIC.def"  # UNS after CNT
+if broken=$(compare "$defs"); then
+  fail "a broken copy passed the comparison: $broken"
+fi
+for want in "FAIL: ORDERS BGM: ours O, edifact's M" "FAIL: DESADV DTM: ours max 11, edifact's 10" \
+    "FAIL: INVOIC CNT: out of place"; do
+  grep -qF "$want" <<<"$broken" || fail "the broken copy: expected '$want' in: $broken"
+done
+# A known difference no longer found fails too (the list stays true): the
+# line group's IMD raised to the package's 99, as D.02A did.
+cp "$REPO/schema/definitions/edifact/D01B/DESADV.def" "$defs/edifact/D01B/DESADV.def"
+sed -i '0,/^      IMD O 25$/s//      IMD O 99/' "$defs/edifact/D01B/DESADV.def"
+gone=$(compare "$defs") && fail "a known difference gone passed: $gone"
+grep -qF "IMD: ours max 25, edifact's 99 is listed as known but no longer differs" <<<"$gone" ||
+  fail "the gone difference: $gone"
 finish
