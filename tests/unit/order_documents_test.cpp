@@ -39,30 +39,26 @@ std::string replace(std::string s, const std::string& from, const std::string& t
   return s.replace(at, from.size(), to);
 }
 
-// A document's fields by name, as text ("-" for NULL), for exact comparison.
+// A value as text: its text, its integer, or "-" for NULL.
+std::string shown(const business::Field& f, const business::Value& v) {
+  const bool text = f.kind == business::FieldKind::Text || f.kind == business::FieldKind::OptionalText;
+  return !v.present ? "-" : text ? v.text : std::to_string(v.integer);
+}
+
+// A document's fields by name, as text, for exact comparison.
 std::map<std::string, std::string> fields(const Document& d) {
   std::map<std::string, std::string> out;
-  for (size_t i = 0; i < d.type->fields.size(); ++i) {
-    const auto& v = d.fields.at(i);
-    const auto kind = d.type->fields[i].kind;
-    const bool text = kind == business::FieldKind::Text || kind == business::FieldKind::OptionalText;
-    out[std::string(d.type->fields[i].name)] = !v.present ? "-" : text ? v.text : std::to_string(v.integer);
-  }
+  for (size_t i = 0; i < d.type->fields.size(); ++i)
+    out[std::string(d.type->fields[i].name)] = shown(d.type->fields[i], d.fields.at(i));
   return out;
 }
 
 // One line as "name=value" joined by spaces, in field order.
 std::string line(const Document& d, size_t i) {
   std::string out;
-  for (size_t f = 0; f < d.type->line_fields.size(); ++f) {
-    const auto& v = d.lines.at(i).at(f);
-    const auto kind = d.type->line_fields[f].kind;
-    const bool text = kind == business::FieldKind::Text || kind == business::FieldKind::OptionalText;
+  for (size_t f = 0; f < d.type->line_fields.size(); ++f)
     out += (f == 0 ? "" : " ") + std::string(d.type->line_fields[f].name) + "=" +
-           (!v.present ? "-"
-            : text     ? v.text
-                       : std::to_string(v.integer));
-  }
+           shown(d.type->line_fields[f], d.lines.at(i).at(f));
   return out;
 }
 
