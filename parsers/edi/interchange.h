@@ -28,6 +28,11 @@ struct ElementError {
   std::string reference;  // data element reference number, may be empty
   std::string code;       // X12 AK403 / IK403 code
   std::string value;      // the bad value, may be empty
+  // The element whose presence made this one required or excluded (a
+  // relational condition), for the 999's CTX "SITUATIONAL TRIGGER": its
+  // position in the same segment (0: no trigger) and reference number.
+  int trigger_position = 0;
+  std::string trigger_reference;
 };
 
 // One segment error inside a message, for AK3 / IK3 in 997 / 999.

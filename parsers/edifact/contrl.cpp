@@ -3,6 +3,7 @@
 #include <initializer_list>
 
 #include "parsers/edifact/una.h"
+#include "parsers/edifact/writer.h"
 
 namespace edihub::edifact {
 
@@ -64,62 +65,6 @@ const char* element_syntax_error(const std::string& code) {
   return "12";                                     // invalid value (a code, a date, a time)
 }
 
-class Writer {
- public:
-  // As X12's: no readability suffix after a line-break terminator.
-  Writer(const edi::Delimiters& d, std::string suffix)
-      : d_(d), suffix_(d.terminator.is_line_break() ? std::string() : std::move(suffix)) {}
-
-  // Escapes a value with the release character.
-  std::string esc(std::string_view v) const {
-    std::string out;
-    for (char c : v) {
-      if (d_.release != 0 && (c == d_.element || c == d_.component || c == d_.release || c == d_.terminator.bytes[0] ||
-                              (d_.repetition && c == d_.repetition)))
-        out.push_back(d_.release);
-      out.push_back(c);
-    }
-    return out;
-  }
-  // "id:qualifier", or "id" without a qualifier; escaped.
-  std::string party(const edi::Party& p) const {
-    return p.qualifier.empty() ? esc(p.id) : esc(p.id) + d_.component + esc(p.qualifier);
-  }
-  // Elements are written as given (already escaped); trailing empty ones dropped.
-  void segment(std::initializer_list<std::string> elements) {
-    size_t n = elements.size();
-    auto it = elements.begin();
-    while (n > 1 && it[n - 1].empty()) --n;
-    for (size_t i = 0; i < n; ++i) {
-      if (i > 0) out_.push_back(d_.element);
-      out_.append(it[i]);
-    }
-    out_.append(d_.terminator.view());
-    out_.append(suffix_);
-    ++count_;
-  }
-  void una() {
-    out_ += "UNA";
-    out_ += d_.component;
-    out_ += d_.element;
-    out_ += d_.decimal;
-    out_ += d_.release != 0 ? d_.release : ' ';
-    out_ += d_.repetition != 0 ? d_.repetition : ' ';
-    out_.append(d_.terminator.view());
-    out_.append(suffix_);
-  }
-  char comp() const { return d_.component; }
-  size_t count() const { return count_; }
-  void reset_count() { count_ = 0; }
-  std::string take() { return std::move(out_); }
-
- private:
-  edi::Delimiters d_;
-  std::string suffix_;
-  std::string out_;
-  size_t count_ = 0;
-};
-
 // A message's UCM, then a UCS (and its UCDs) per segment error.
 void write_ucm(Writer& w, const edi::Message& msg, const std::string& id, const edi::EnvelopeError* me) {
   const bool rejected = me != nullptr || (!msg.segment_errors.empty() && !msg.errors_accepted);
@@ -132,13 +77,6 @@ void write_ucm(Writer& w, const edi::Message& msg, const std::string& id, const 
       w.segment({"UCD", element_syntax_error(ee.code), at});
     }
   }
-}
-
-bool is_default(const edi::Delimiters& d) {
-  edi::Delimiters def = default_delimiters();
-  return d.component == def.component && d.element == def.element && d.decimal == def.decimal &&
-         d.release == def.release && d.terminator.view() == def.terminator.view() &&
-         (d.repetition == 0 || d.repetition == '*');
 }
 
 const edi::EnvelopeError* first_error(const edi::Interchange& o, int group, int message) {

@@ -178,6 +178,10 @@ std::string build_functional_ack(const edi::Interchange& o, const AckEnvelope& e
           std::string pos = std::to_string(ee.position);
           if (ee.component > 0) pos += d.component + std::to_string(ee.component);
           w.segment({v999 ? "IK4" : "AK4", pos, ee.reference, v999 ? ee.code : code_997(ee.code), ee.value});
+          // 005010X231 2110 CTX: the element of the same segment whose presence triggered the rule.
+          if (v999 && ee.trigger_position > 0)
+            w.segment({"CTX", "SITUATIONAL TRIGGER", se.tag, std::to_string(se.position), se.loop,
+                       std::to_string(ee.trigger_position), ee.trigger_reference});
         }
       }
       std::vector<std::string> codes;

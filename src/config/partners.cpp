@@ -233,17 +233,19 @@ class ProfileReader {
     Acks& acks = p->acknowledgments;
     acks.via = !p->as2.url.empty() ? Acks::Via::As2 : !p->as4.url.empty() ? Acks::Via::As4 : Acks::Via::None;
     if (pugi::xml_node a = root_.child("acknowledgments")) {
-      int via = static_cast<int>(acks.via), x12 = 0, ta1 = 1, contrl = 1, mdn = 0;
+      int via = static_cast<int>(acks.via), x12 = 0, ta1 = 1, contrl = 1, mdn = 0, aperak = 0;
       RETURN_IF_ERROR(choice(a, "via", {"as2", "as4", "dir", "none"}, &via));
       RETURN_IF_ERROR(choice(a, "x12", {"auto", "997", "999", "none"}, &x12));
       RETURN_IF_ERROR(choice(a, "ta1", {"never", "on-error", "requested"}, &ta1));
       RETURN_IF_ERROR(choice(a, "contrl", {"requested", "always", "never"}, &contrl));
       RETURN_IF_ERROR(choice(a, "mdn", {"sync", "async"}, &mdn));
+      RETURN_IF_ERROR(choice(a, "aperak", {"never", "errors"}, &aperak));
       acks.via = static_cast<Acks::Via>(via);
       acks.x12 = static_cast<Acks::X12>(x12);
       acks.ta1 = static_cast<Acks::Ta1>(ta1);
       acks.contrl = static_cast<Acks::Contrl>(contrl);
       acks.mdn = static_cast<Acks::Mdn>(mdn);
+      acks.aperak = static_cast<Acks::Aperak>(aperak);
       if (std::string d = a.attribute("dir").as_string(); !d.empty()) acks.dir = resolve(d);
     }
     if (acks.via == Acks::Via::As2 && p->as2.url.empty())

@@ -133,12 +133,17 @@ struct Partner {
     enum class Ta1 { Never, OnError, Requested };    // requested: when ISA14 asks (and on error)
     enum class Contrl { Requested, Always, Never };  // requested: when UNB 0031 asks
     enum class Mdn { Sync, Async };                  // the MDN we ask for on what we send
+    // An APERAK for each EDIFACT message not booked for an application
+    // reason (errors), and the CONTRL then speaks of syntax alone; never: the
+    // CONTRL rejects such a message (UCM 4, 0085 18) and no APERAK is sent.
+    enum class Aperak { Never, Errors };
     Via via = Via::None;
     std::string dir;  // for via="dir": a resolved path
     X12 x12 = X12::Auto;
     Ta1 ta1 = Ta1::OnError;
     Contrl contrl = Contrl::Always;
     Mdn mdn = Mdn::Sync;
+    Aperak aperak = Aperak::Never;
   };
   Acknowledgments acknowledgments;
   // <validation policy="off|reject|accept|flag">: what happens to a message

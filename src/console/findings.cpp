@@ -45,6 +45,12 @@ class Collector : public edi::MessageObserver {
       const size_t split = text.rfind(": ");
       out_->push_back({current_.tag + " at segment " + std::to_string(current_.position), current_.loop,
                        text.substr(split + 2), text.substr(0, split)});
+    } else if (tag == "CTX" && e[1].substr(0, e[1].find(d_.component)) == "SITUATIONAL TRIGGER" && !out_->empty() &&
+               !out_->back().element.empty()) {
+      // The 999's element context after an IK4: which element triggered the rule.
+      const std::string_view at = e[5];
+      const int position = std::atoi(std::string(at.substr(0, at.find(d_.component))).c_str());
+      out_->back().what += documents::trigger_text(e[2], position, e[6].substr(0, e[6].find(d_.component)));
     } else if (tag == "UCS") {
       ucs_ = "segment " + std::string(e[1]);
       if (!e[2].empty()) out_->push_back({ucs_, "", "0085 " + std::string(e[2]), ""});

@@ -358,6 +358,12 @@ void Validator::check_elements(const SegmentDef& def, const edi::Segment& s, uin
 
   auto present = [&](uint32_t p) { return p <= n && !values[p].empty(); };
   auto ref_at = [&](uint32_t p) { return def.elements[p - 1].ref(); };
+  // The element that made the rule apply, for the 999's CTX: the last finding added.
+  auto triggered_by = [&](uint32_t p) {
+    found.back().trigger_position = static_cast<int>(p);
+    found.back().trigger_reference = std::string(ref_at(p));
+  };
+  auto first_present = [&](const std::vector<uint32_t>& ps) { return *std::find_if(ps.begin(), ps.end(), present); };
   for (const Rule& r : def.rules) {
     const auto& ps = r.positions;
     const auto count = static_cast<size_t>(std::count_if(ps.begin(), ps.end(), present));
@@ -365,25 +371,37 @@ void Validator::check_elements(const SegmentDef& def, const edi::Segment& s, uin
       case Rule::Kind::Paired:  // all or none
         if (count > 0 && count < ps.size())
           for (uint32_t p : ps)
-            if (!present(p)) add(p, 0, ref_at(p), "2", "");
+            if (!present(p)) {
+              add(p, 0, ref_at(p), "2", "");
+              triggered_by(first_present(ps));
+            }
         break;
-      case Rule::Kind::Required:  // at least one
+      case Rule::Kind::Required:  // at least one: nothing triggers it
         if (count == 0) add(ps[0], 0, ref_at(ps[0]), "2", "");
         break;
       case Rule::Kind::Exclusion:  // at most one
         if (count > 1) {
           size_t seen = 0;
           for (uint32_t p : ps)
-            if (present(p) && ++seen == 2) add(p, 0, ref_at(p), "10", values[p]);
+            if (present(p) && ++seen == 2) {
+              add(p, 0, ref_at(p), "10", values[p]);
+              triggered_by(first_present(ps));
+            }
         }
         break;
       case Rule::Kind::Conditional:  // the first: then all others
         if (present(ps[0]))
           for (size_t k = 1; k < ps.size(); ++k)
-            if (!present(ps[k])) add(ps[k], 0, ref_at(ps[k]), "2", "");
+            if (!present(ps[k])) {
+              add(ps[k], 0, ref_at(ps[k]), "2", "");
+              triggered_by(ps[0]);
+            }
         break;
       case Rule::Kind::ListConditional:  // the first: then at least one other
-        if (present(ps[0]) && count == 1) add(ps[1], 0, ref_at(ps[1]), "2", "");
+        if (present(ps[0]) && count == 1) {
+          add(ps[1], 0, ref_at(ps[1]), "2", "");
+          triggered_by(ps[0]);
+        }
         break;
     }
   }
@@ -400,7 +418,15 @@ std::string element_finding_text(const edi::SegmentError& segment, const edi::El
   if (e.component > 0) out += "-" + std::to_string(e.component);
   if (!e.reference.empty()) out += " (" + e.reference + ")";
   if (!e.value.empty()) out += " '" + e.value + "'";
-  return out + ": " + std::string(element_error_text(e.code)) + " (code " + e.code + ")";
+  return out + ": " + std::string(element_error_text(e.code)) + " (code " + e.code + ")" +
+         trigger_text(segment.tag, e.trigger_position, e.trigger_reference);
+}
+
+std::string trigger_text(std::string_view tag, int position, std::string_view reference) {
+  if (position <= 0) return {};
+  std::string out = ", because " + std::string(tag) + (position < 10 ? "0" : "") + std::to_string(position);
+  if (!reference.empty()) out += " (" + std::string(reference) + ")";
+  return out + " is present";
 }
 
 std::string finding_text(const edi::SegmentError& e) {

@@ -46,8 +46,11 @@ std::string_view element_error_text(std::string_view code);
 // One line for people: "DTM at segment 14: DTM02 (373) '20240230': invalid date (code 8)";
 // a segment error without element errors: "ZZZ at segment 22: unrecognized segment ID (code 1)".
 std::string finding_text(const edi::SegmentError& e);
-// "DTM02 (373) '20240230': invalid date (code 8)"
+// "DTM02 (373) '20240230': invalid date (code 8)"; a relational condition
+// names its trigger: "N104 (67): conditional ... (code 2), because N103 (66) is present".
 std::string element_finding_text(const edi::SegmentError& segment, const edi::ElementError& e);
+// ", because N103 (66) is present" (empty for position 0): the 999's CTX in words.
+std::string trigger_text(std::string_view tag, int position, std::string_view reference);
 
 // Where the validator placed each segment, for a reader that wants the
 // message's structure (the canonical document): the loops it is in, outermost

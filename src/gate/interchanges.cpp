@@ -1,5 +1,6 @@
 #include "src/gate/interchanges.h"
 
+#include "parsers/edifact/aperak.h"
 #include "src/common/partner_text.h"
 #include "src/crypto/digest.h"
 #include "src/documents/canonical.h"
@@ -147,6 +148,17 @@ Status queue_acks(store::Transaction& tx, const InterchangeWork& w, std::string_
     RETURN_IF_ERROR(tx.enqueue(ack_item(w, "ta1", ta1_number, ta1_acknowledgment(w.acked, ta1_number, w.ack_parties))));
   }
   return Status::ok();
+}
+
+// The APERAKs of an interchange not booked for an application error, to a
+// partner whose profile asks for them, in the transaction that settles it.
+Status queue_aperak(store::Transaction& tx, const InterchangeWork& w) {
+  const auto& policy = w.reply_to->acknowledgments;
+  if (policy.via == config::Partner::Acknowledgments::Via::None || !wants_aperak(w.acked, &policy) ||
+      !edifact::has_application_errors(w.acked))
+    return Status::ok();
+  ASSIGN_OR_RETURN(int64_t number, next_ack_number(tx, w));
+  return tx.enqueue(ack_item(w, "aperak", number, aperak_acknowledgment(w.acked, number, w.ack_parties)));
 }
 
 // An interchange its sender may not send (`why` SenderNotAuthorized: its
@@ -331,6 +343,7 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
   if (!stored) return Status::fenced("key " + r.message_id + " was taken over during settle");
   RETURN_IF_ERROR(queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments), ack_number,
                              settled.receipt.body));
+  RETURN_IF_ERROR(queue_aperak(tx, w));
   r.outcome = settled.outcome;
   r.documents = booked;
   r.detail = settled.error;

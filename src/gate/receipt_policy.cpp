@@ -1,7 +1,9 @@
 #include "src/gate/receipt_policy.h"
 
+#include <algorithm>
 #include <ctime>
 
+#include "parsers/edifact/aperak.h"
 #include "parsers/edifact/contrl.h"
 #include "parsers/x12/acks.h"
 
@@ -61,11 +63,37 @@ std::string acknowledgment(const edi::Interchange& ic, int64_t number, bool dupl
     edifact::ContrlEnvelope env{
         std::to_string(number), "1", utc(ic.version == "4" ? "%Y%m%d" : "%y%m%d"), utc("%H%M"), "\n", parties.sender,
         parties.recipient};
+    if (wants_aperak(ic, policy)) {
+      // The application errors go in the APERAK: the CONTRL speaks of syntax alone.
+      edi::Interchange syntax_only = ic;
+      auto& errors = syntax_only.errors;
+      errors.erase(
+          std::remove_if(errors.begin(), errors.end(),
+                         [](const edi::EnvelopeError& e) { return e.code == edi::ErrorCode::ApplicationRejected; }),
+          errors.end());
+      return edifact::build_contrl(syntax_only, env, duplicate);
+    }
     return edifact::build_contrl(ic, env, duplicate);
   }
   const x12::AckEnvelope env = x12_envelope(number, parties);
   if (kind == "ta1") return x12::build_ta1(ic, duplicate ? x12::ta1_duplicate() : x12::ta1_for(ic), env);
   return kind == "999" ? x12::build_999(ic, env) : x12::build_997(ic, env);
+}
+
+bool wants_aperak(const edi::Interchange& ic, const config::Partner::Acknowledgments* policy) {
+  return policy != nullptr && policy->aperak == config::Partner::Acknowledgments::Aperak::Errors &&
+         ic.standard == edi::Standard::Edifact;
+}
+
+std::string aperak_acknowledgment(const edi::Interchange& ic, int64_t number, const AckParties& parties) {
+  edifact::AperakEnvelope env{std::to_string(number),
+                              utc(ic.version == "4" ? "%Y%m%d" : "%y%m%d"),
+                              utc("%H%M"),
+                              utc("%Y%m%d%H%M"),
+                              "\n",
+                              parties.sender,
+                              parties.recipient};
+  return edifact::build_aperak(ic, env);
 }
 
 std::string ta1_acknowledgment(const edi::Interchange& ic, int64_t number, const AckParties& parties) {

@@ -51,6 +51,13 @@ struct AckParties {
 std::string acknowledgment(const edi::Interchange& ic, int64_t number, bool duplicate,
                            const config::Partner::Acknowledgments* policy = nullptr, const AckParties& parties = {});
 
+// True when `policy` wants application errors of an EDIFACT `ic` in an
+// APERAK (aperak="errors"): acknowledgment() then leaves them out of the CONTRL.
+bool wants_aperak(const edi::Interchange& ic, const config::Partner::Acknowledgments* policy);
+// The APERAKs for `ic`'s messages not booked for an application error, with
+// UNB 0020 `number` (parsers/edifact/aperak.h); empty when it has none.
+std::string aperak_acknowledgment(const edi::Interchange& ic, int64_t number, const AckParties& parties = {});
+
 // A TA1 for `ic` (accepted, or rejected with its first interchange-level error).
 std::string ta1_acknowledgment(const edi::Interchange& ic, int64_t number, const AckParties& parties = {});
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/common/status.h"
@@ -22,13 +23,19 @@ namespace edihub::store {
 
 struct OutboxItem {
   std::string partner_id;
-  std::string kind;         // mdn, 997, 999, ta1, contrl, document
+  std::string kind;         // mdn, 997, 999, ta1, contrl, aperak, document
   std::string reference;    // the key it answers, or the document version
   std::string channel;      // http (posted as is), as2, as4, dir, webhook
   std::string destination;  // URL or directory
   std::string message_id;   // fixed at enqueue, reused on every retry
   std::string headers, body;
 };
+
+// The media type an acknowledgment of `kind` travels as: application/edifact
+// for an EDIFACT one (contrl, aperak), application/edi-x12 for the others.
+inline const char* acknowledgment_media_type(std::string_view kind) {
+  return kind == "contrl" || kind == "aperak" ? "application/edifact" : "application/edi-x12";
+}
 
 struct OutboxEntry {
   int64_t id = 0;

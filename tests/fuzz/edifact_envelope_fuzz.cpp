@@ -9,7 +9,10 @@
 //  - CONTRL: parses back as exactly one EDIFACT interchange holding one
 //    CONTRL message, with zero errors, whenever the original interchange has
 //    no interchange-level error; with duplicate = false and an acknowledged
-//    interchange it has one UCM per original message.
+//    interchange it has one UCM per original message;
+//  - APERAK: with the first message of a clean interchange marked as not
+//    booked (its error text made of the partner's own values), parses back
+//    as one clean interchange with one APERAK per original message.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -17,6 +20,7 @@
 #include <string_view>
 
 #include "parsers/edi/parser.h"
+#include "parsers/edifact/aperak.h"
 #include "parsers/edifact/contrl.h"
 
 namespace {
@@ -72,9 +76,49 @@ void check_contrl(const edi::Interchange& ic) {
   }
 }
 
+void check_aperak(const edi::Interchange& original) {
+  if (original.has_interchange_errors() || original.groups.empty() || original.groups[0].messages.empty()) return;
+  edi::Interchange ic = original;
+  for (const edi::Group& g : ic.groups)
+    if (!g.implicit) return;  // an APERAK interchange has no UNG: one without them
+  const edi::Message& m = ic.groups[0].messages[0];
+  edi::EnvelopeError e;
+  e.code = edi::ErrorCode::ApplicationRejected;
+  e.group = 0;
+  e.message = 0;
+  e.text = m.type + " " + m.control_number + ": " + ic.sender.id + " " + m.version + " " + ic.receiver.id + " " +
+           ic.control_number + " " + m.control_number;
+  ic.errors.push_back(std::move(e));
+  for (const char* suffix : {"", "\n"}) {
+    edifact::AperakEnvelope env;
+    env.control_reference = "APK1";
+    env.date = "240131";
+    env.time = "1200";
+    env.created = "202401311200";
+    env.segment_suffix = suffix;
+    const std::string aperak = edifact::build_aperak(ic, env);
+    edi::ParseResult r = edi::parse(aperak);
+    check_model(r, aperak.size());
+    if (!r.errors.empty() || r.interchanges.size() != 1 || !r.interchanges[0].ok()) {
+      std::fprintf(stderr, "edifact_envelope_fuzz: APERAK does not parse back cleanly:\n%s\n", escaped(aperak).c_str());
+      fail("APERAK does not parse back with zero errors");
+    }
+    size_t messages = 0;
+    for (const edi::Group& g : ic.groups) messages += g.messages.size();
+    const edi::Interchange& back = r.interchanges[0];
+    check(back.groups.size() == 1 && back.groups[0].messages.size() == messages, "APERAK: not one per message");
+    for (const edi::Message& a : back.groups[0].messages) check(a.type == "APERAK", "APERAK message type changed");
+  }
+}
+
+void check_acks(const edi::Interchange& ic) {
+  check_contrl(ic);
+  check_aperak(ic);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  fuzz_envelopes(data, size, edi::Standard::Edifact, check_contrl);
+  fuzz_envelopes(data, size, edi::Standard::Edifact, check_acks);
   return 0;
 }

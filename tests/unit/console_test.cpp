@@ -275,5 +275,15 @@ TEST_CASE("console: each error an acknowledgment names, at its segment, in inspe
   CHECK(c[0].what == "0085 13");
   CHECK(c[1].element == "element 1:2");
   CHECK(c[1].what == "0085 21");
+  // A 999's CTX: the element whose presence made the missing one required.
+  const std::string ack999 =
+      "ISA*00*          *00*          *ZZ*EDIHUB         *ZZ*ACMESUPPLY     *240103*0915*^*00501*000000018*0*P*>~\n"
+      "GS*FA*EDIHUB*ACMESUPPLY*20240103*0915*18*X*005010X231~\nST*999*0001*005010X231~\nAK1*IN*202*005010~\n"
+      "AK2*810*0001~\nIK3*N1*4*N1*8~\nIK4*4*67*2~\nCTX*SITUATIONAL TRIGGER*N1*4*N1*3*66~\nIK5*R*5~\n"
+      "AK9*R*1*1*0~\nSE*9*0001~\nGE*1*18~\nIEA*1*000000018~\n";
+  const auto t = console::acknowledged_findings({0, "", ack999});
+  REQUIRE(t.size() == 2);
+  CHECK(t[1].element == "N104 (67)");
+  CHECK(t[1].what == "conditional required data element missing (code 2), because N103 (66) is present");
   CHECK(console::acknowledged_findings({0, "", "ISA*00*...~AK5*A~"}).empty());
 }

@@ -80,7 +80,7 @@ std::string lines_of(const std::string& ack, std::initializer_list<const char*> 
 }
 
 // The AK3, AK4 and AK5 segments of the 997 for `content` (with `v999`, the
-// IK3, IK4 and IK5 of the 999), one per line.
+// IK3, IK4, CTX and IK5 of the 999), one per line.
 std::string ack_findings(const std::vector<std::string>& content, const documents::Catalog& catalog, bool v999,
                          const std::string& type = "810") {
   edi::ParseResult r = validate(interchange(content, type), catalog);
@@ -96,7 +96,7 @@ std::string ack_findings(const std::vector<std::string>& content, const document
     CHECK(m.validated);
     CHECK_MESSAGE(m.segment_errors.empty(), own);
   }
-  return v999 ? lines_of(ack999, {"IK3", "IK4", "IK5"}) : lines_of(ack997, {"AK3", "AK4", "AK5"});
+  return v999 ? lines_of(ack999, {"IK3", "IK4", "CTX", "IK5"}) : lines_of(ack997, {"AK3", "AK4", "AK5"});
 }
 
 std::string findings(const std::vector<std::string>& content,
@@ -255,6 +255,9 @@ TEST_CASE("segment errors: each AK304 code with the exact AK3") {
   CHECK(findings({"BB*1"}, defs.value()) == "AK3*BB*2**6~\nAK5*R*5~\n");
   // Element code 10: AA01 and AA02 exclude each other.
   CHECK(findings({"AA*X*Y"}, defs.value()) == "AK3*AA*2**8~\nAK4*2*2*10*Y~\nAK5*R*5~\n");
+  // The 999's CTX names the first of the two present as the trigger.
+  CHECK(ack_findings({"AA*X*Y"}, documents::Catalog{&defs.value(), {}}, true) ==
+        "IK3*AA*2**8~\nIK4*2*2*10*Y~\nCTX*SITUATIONAL TRIGGER*AA*2**1*1~\nIK5*R*5~\n");
 }
 
 TEST_CASE("element errors: each AK403 code with the exact AK4 and the bad value") {
@@ -262,6 +265,10 @@ TEST_CASE("element errors: each AK403 code with the exact AK4 and the bad value"
   CHECK(findings(with(kInvoice, 0, "BIG**INV-1")) == "AK3*BIG*2**8~\nAK4*1*373*1~\nAK5*R*5~\n");
   // 2 conditional: N103 without N104 (P0304)
   CHECK(findings(with(kInvoice, 2, "N1*RE*ACME*92")) == "AK3*N1*4*N1*8~\nAK4*4*67*2~\nAK5*R*5~\n");
+  // The 999 says which element made N104 required: CTX SITUATIONAL TRIGGER at N103 (66), a 997 cannot.
+  const documents::Catalog standard{&documents::standard_definitions(), {}};
+  CHECK(ack_findings(with(kInvoice, 2, "N1*RE*ACME*92"), standard, true) ==
+        "IK3*N1*4*N1*8~\nIK4*4*67*2~\nCTX*SITUATIONAL TRIGGER*N1*4*N1*3*66~\nIK5*R*5~\n");
   // 3 too many data elements
   CHECK(findings(with(kInvoice, 3, "N3*A*B*C")) == "AK3*N3*5*N1*8~\nAK4*3**3~\nAK5*R*5~\n");
   // 4 too short, 5 too long

@@ -339,3 +339,68 @@ TEST_CASE("validation of an EDIFACT interchange: rejected, its CONTRL names each
   CHECK(m.validated);
   CHECK(m.segment_errors.empty());
 }
+
+TEST_CASE(
+    "aperak=\"errors\": a message not booked gets an APERAK with the reason, its sibling one too, the CONTRL says 7") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("edihub-aperak-" + std::to_string(::getpid()));
+  REQUIRE(partners_with(dir, "off").is_ok());
+  std::string acme = test::read_file((dir / "acme.xml").string());
+  acme = with(acme, "</partner>", "  <acknowledgments via=\"dir\" dir=\"acks\" aperak=\"errors\"/>\n</partner>");
+  std::ofstream(dir / "acme.xml", std::ios::trunc) << acme;
+  Fixture f;
+  auto loaded = config::Partners::load(dir.string());
+  REQUIRE_MESSAGE(loaded.is_ok(), loaded.status().message());
+  f.partners = std::move(loaded).value();
+
+  // The credit note (message 2) has no document number: nothing of the interchange is booked.
+  auto r = f.run(with(sample("edifact-invoic-d96a.edi"), "BGM+381+CN-77121+9'", "BGM+381++9'"));
+  CHECK(r.outcome == Outcome::Rejected);
+  CHECK(f.rows("invoices") == 0);
+  // The syntax was right: the CONTRL accepts both messages; the APERAK says what was not booked.
+  CHECK(test::contains(r.receipt.body, "UCM+1+INVOIC:D:96A:UN+7'\nUCM+2+INVOIC:D:96A:UN+7'\n"));
+  store::OutboxFilter filter;
+  filter.partner_id = "acme";
+  auto rows = f.store->list_outbox(filter);
+  REQUIRE(rows.is_ok());
+  std::string aperak;
+  for (const auto& e : rows.value())
+    if (e.item.kind == "aperak") aperak = e.item.body;
+  REQUIRE(!aperak.empty());
+  CHECK(aperak.rfind("UNB+UNOC:3+5400000000009:14+5412345000013:14+", 0) == 0);
+  // Dates and times are the clock's: compared without them. Texts are cut into C108's
+  // components of 70 characters after a space; the component separator in them released.
+  const size_t unh = aperak.find("UNH+");
+  REQUIRE(unh != std::string::npos);
+  std::string body = aperak.substr(unh);
+  for (size_t at = body.find("DTM+137:"); at != std::string::npos; at = body.find("DTM+137:", at + 1))
+    body.replace(at + 8, 12, "CCYYMMDDHHMM");
+  const std::string number = aperak.substr(aperak.rfind("UNZ+2+") + 6, aperak.size() - aperak.rfind("UNZ+2+") - 8);
+  CHECK(body ==
+        "UNH+1+APERAK:D:96A:UN'\nBGM+305+" + number +
+            "-1+27'\nDTM+137:CCYYMMDDHHMM:203'\nRFF+ACW:1'\n"
+            "ERC+EH02::ZZZ'\nFTX+AAO+++not booked?: message 2 (INVOIC) of the same interchange was rejected, "
+            ":and an interchange is booked all or nothing'\nUNT+7+1'\n"
+            "UNH+2+APERAK:D:96A:UN'\nBGM+305+" +
+            number +
+            "-2+27'\nDTM+137:CCYYMMDDHHMM:203'\nRFF+ACW:2'\n"
+            "ERC+EH01::ZZZ'\nFTX+AAO+++INVOIC 2?: segment 38 (BGM)?: BGM has no document number (1004, element :2)'\n"
+            "UNT+7+2'\nUNZ+2+" +
+            number + "'\n");
+  // The APERAK passes the D.96A APERAK definition.
+  documents::Validator validator(documents::standard_definitions());
+  edi::ParseOptions options;
+  options.observer = &validator;
+  edi::ParseResult parsed = edi::parse(aperak, options);
+  REQUIRE(parsed.interchanges.size() == 1);
+  REQUIRE(parsed.interchanges[0].ok());
+  for (const edi::Message& m : parsed.interchanges[0].groups.at(0).messages) {
+    CHECK(m.validated);
+    CHECK_MESSAGE(m.segment_errors.empty(), aperak);
+  }
+  // Without aperak="errors" (the default) the CONTRL rejects the unreadable message (UCM 4, 0085 18).
+  Fixture plain;
+  auto p = plain.run(with(sample("edifact-invoic-d96a.edi"), "BGM+381+CN-77121+9'", "BGM+381++9'"));
+  CHECK(test::contains(p.receipt.body, "UCM+2+INVOIC:D:96A:UN+4+18'"));
+  fs::remove_all(dir);
+}

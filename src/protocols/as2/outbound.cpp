@@ -23,7 +23,7 @@ std::string quoted_id(const std::string& id) {
 }  // namespace
 
 std::string as2_entity(const store::OutboxEntry& e) {
-  const char* type = e.item.kind == "contrl" ? "application/edifact" : "application/edi-x12";
+  const char* type = store::acknowledgment_media_type(e.item.kind);
   return std::string("Content-Type: ") + type + "\r\nContent-Transfer-Encoding: binary\r\n\r\n" + e.item.body;
 }
 

@@ -41,7 +41,7 @@ Result<delivery::Prepared> build_as4(const store::OutboxEntry& e, const config::
   m.service_type = partner.as4.service_type;
   m.action = partner.as4.action;
   m.conversation_id = e.item.reference.empty() ? id : e.item.reference;
-  const std::string mime_type = e.item.kind == "contrl" ? "application/edifact" : "application/edi-x12";
+  const std::string mime_type = store::acknowledgment_media_type(e.item.kind);
   m.parts.push_back({payload_id, mime_type, partner.as4.compress});
   const std::string boundary = "----=_edihub_as4_" + std::to_string(e.id);
   const std::string headers = "Content-Type: multipart/related; type=\"application/soap+xml\"; boundary=\"" + boundary +
