@@ -27,6 +27,18 @@ std::string names(const std::vector<Field>& fields) {
   return out;
 }
 
+// INSERT of `rows` lines sharing partner (1) and number (2).
+std::string line_rows(const business::DocumentType& t, const Builder& b, size_t rows) {
+  const std::string number(t.number_column), lines(t.line_table);
+  std::string sql =
+      "INSERT INTO " + lines + " (partner_id, " + number + ", position" + names(t.line_fields) + ") VALUES ";
+  const size_t per_row = 1 + t.line_fields.size();
+  for (size_t r = 0; r < rows; ++r)
+    sql += std::string(r == 0 ? "" : ", ") + "(" + b.at(1) + ", " + b.at(2) + ", " +
+           b.list(3 + static_cast<int>(r * per_row), per_row) + ")";
+  return sql;
+}
+
 }  // namespace
 
 DocumentSql document_sql(const business::DocumentType& t, char placeholder) {
@@ -48,8 +60,8 @@ DocumentSql document_sql(const business::DocumentType& t, char placeholder) {
   sql.cancel = "UPDATE " + table + " SET purpose = " + b.at(3) + ", status = 'cancelled', document_date = " + b.at(4) +
                ", source = " + b.at(5) + ", versions = versions + 1, updated_at = " + b.at(6) + key;
   sql.delete_lines = "DELETE FROM " + lines + key;
-  sql.line = "INSERT INTO " + lines + " (partner_id, " + number + ", position" + names(t.line_fields) + ") VALUES (" +
-             b.list(1, 3) + (t.line_fields.empty() ? "" : ", " + b.list(4, t.line_fields.size())) + ")";
+  sql.line = line_rows(t, b, 1);
+  sql.lines = line_rows(t, b, kLineRows);
   return sql;
 }
 

@@ -8,8 +8,11 @@
 //     type's fields in order, source, now
 //   cancel: partner, number, purpose, document date, source, now
 //   line (one row): partner, number, position, the line fields in order
+//   lines (kLineRows rows): partner, number, then per row its position and
+//     line fields in order (row r's position is 3 + r * (1 + line fields))
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -17,8 +20,12 @@
 
 namespace edihub::store {
 
+// Lines per multi-row INSERT: one statement's fixed cost (its transaction
+// begin, halt and foreign key check) paid once per 50 lines, not per line.
+inline constexpr size_t kLineRows = 50;
+
 struct DocumentSql {
-  std::string select, insert, replace, cancel, delete_lines, line;
+  std::string select, insert, replace, cancel, delete_lines, line, lines;
 };
 
 // `placeholder` is '?' (SQLite) or '$' (PostgreSQL).

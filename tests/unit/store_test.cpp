@@ -3,6 +3,7 @@
 // conflict answers, retention. They run against every backend the build has
 // (SQLite; PostgreSQL is next) through the interfaces only.
 #include <doctest/doctest.h>
+#include <sqlite3.h>
 
 #include <atomic>
 #include <string>
@@ -210,6 +211,41 @@ TEST_CASE("business tables: versions apply in document-date order") {
   CHECK(applied[5] == Applied::IgnoredOlder);
   CHECK(rows(*s, "invoices") == 1);
   CHECK(rows(*s, "invoice_lines") == 1);
+}
+
+TEST_CASE("business tables: lines booked 50 to a statement and the rest one by one, each in its place") {
+  TempDb db;
+  auto s = db.open();
+  int64_t expected = 0;
+  for (int n : {0, 1, 49, 50, 51, 120}) {
+    business::Invoice inv = invoice("INV-L" + std::to_string(n), "20240105", business::Purpose::Original, 1);
+    inv.lines.clear();
+    for (int i = 1; i <= n; ++i) {
+      business::InvoiceLine line;
+      line.line_number = 1000 + i;
+      line.item_id = "ITEM-" + std::to_string(i);
+      line.quantity = std::to_string(i);
+      line.amount_minor = i;
+      inv.lines.push_back(line);
+    }
+    commit(*s, [&](Transaction& tx) { return tx.put_invoice("acme", inv, "x12:lines").status(); });
+    expected += n;
+    CHECK(rows(*s, "invoice_lines") == expected);
+  }
+  if (test::on_postgresql()) return;
+  // Each line at its position with its own values (SQLite's batches; PostgreSQL books them with unnest).
+  s.reset();
+  sqlite3* raw = nullptr;
+  REQUIRE(sqlite3_open((db.dir + "/test.db").c_str(), &raw) == SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  REQUIRE(sqlite3_prepare_v2(raw,
+                             "SELECT count(*) FROM invoice_lines WHERE line_number = 1000 + position AND item_id = "
+                             "'ITEM-' || position AND quantity = CAST(position AS TEXT) AND amount_minor = position",
+                             -1, &q, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(q) == SQLITE_ROW);
+  CHECK(sqlite3_column_int64(q, 0) == expected);
+  sqlite3_finalize(q);
+  sqlite3_close(raw);
 }
 
 TEST_CASE("message log: rows in one batch, partner text made safe on the way in") {

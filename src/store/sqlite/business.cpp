@@ -42,7 +42,8 @@ Business::Statements::Statements(Connection& c, const DocumentSql& sql)
       replace(c, sql.replace.c_str()),
       cancel(c, sql.cancel.c_str()),
       delete_lines(c, sql.delete_lines.c_str()),
-      line(c, sql.line.c_str()) {}
+      line(c, sql.line.c_str()),
+      lines(c, sql.lines.c_str()) {}
 
 Business::Business(Connection& c)
     : c_(c),
@@ -92,12 +93,24 @@ Result<Applied> Business::put_document(const std::string& partner, const busines
     q->bind(1, partner).bind(2, doc.number);
     RETURN_IF_ERROR(ran(q->run()));
   }
-  int64_t position = 0;
-  for (const auto& line : doc.lines) {
-    Using q(st.line);
-    q->bind(1, partner).bind(2, doc.number).bind(3, ++position);
+  // kLineRows lines per statement, the rest one by one.
+  const size_t per_row = 1 + t.line_fields.size();
+  size_t k = 0;
+  auto bind_line = [&](Stmt& q, int at) {
+    q.bind(at, static_cast<int64_t>(k + 1));  // position, 1-based
     for (size_t f = 0; f < t.line_fields.size(); ++f)
-      bind_value(*q, 4 + static_cast<int>(f), t.line_fields[f], line.at(f));
+      bind_value(q, at + 1 + static_cast<int>(f), t.line_fields[f], doc.lines[k].at(f));
+  };
+  while (doc.lines.size() - k >= kLineRows) {
+    Using q(st.lines);
+    q->bind(1, partner).bind(2, doc.number);
+    for (size_t r = 0; r < kLineRows; ++r, ++k) bind_line(*q, 3 + static_cast<int>(r * per_row));
+    RETURN_IF_ERROR(ran(q->run()));
+  }
+  for (; k < doc.lines.size(); ++k) {
+    Using q(st.line);
+    q->bind(1, partner).bind(2, doc.number);
+    bind_line(*q, 3);
     RETURN_IF_ERROR(ran(q->run()));
   }
   return applied;

@@ -26,7 +26,7 @@ class Business {
   // One type's statements, prepared the first time the type is booked.
   struct Statements {
     Statements(Connection& c, const DocumentSql& sql);
-    Stmt select, insert, replace, cancel, delete_lines, line;
+    Stmt select, insert, replace, cancel, delete_lines, line, lines;
   };
   Statements& statements(const business::DocumentType& t);
 
