@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <ctime>
+#include <optional>
 
 namespace edihub::crypto {
 
@@ -157,9 +158,90 @@ Result<std::string> decrypt(std::string_view der, const std::vector<Identity>& i
                                                      ")");
 }
 
+namespace {
+
+// One DER TLV (lengths by OpenSSL's encoder).
+std::string der(int tag, int xclass, bool constructed, std::string_view content) {
+  const int length = static_cast<int>(content.size());
+  std::string out(static_cast<size_t>(ASN1_object_size(constructed ? 1 : 0, length, tag)), '\0');
+  unsigned char* p = reinterpret_cast<unsigned char*>(out.data());
+  ASN1_put_object(&p, constructed ? 1 : 0, length, tag, xclass);
+  std::copy(content.begin(), content.end(), p);
+  return out;
+}
+
+std::string der_oid(int nid) {
+  const ASN1_OBJECT* obj = OBJ_nid2obj(nid);
+  std::string out(static_cast<size_t>(i2d_ASN1_OBJECT(obj, nullptr)), '\0');
+  unsigned char* p = reinterpret_cast<unsigned char*>(out.data());
+  i2d_ASN1_OBJECT(obj, &p);
+  return out;
+}
+
+std::string sequence(std::string_view content) { return der(V_ASN1_SEQUENCE, V_ASN1_UNIVERSAL, true, content); }
+std::string explicit0(std::string_view content) { return der(0, V_ASN1_CONTEXT_SPECIFIC, true, content); }
+
+// The SignedData in `der` (a ContentInfo) without its certificates and CRLs,
+// in DER: edihub verifies against the partner's pinned certificates alone,
+// and OpenSSL decodes every embedded certificate's public key on parsing
+// (OpenSSL 3's decoders: a tenth of a message's non-RSA CPU). Nullopt when
+// the structure is not the plain definite-length DER this reads (BER with
+// indefinite lengths, anything unexpected): then it is parsed as it is.
+std::optional<std::string> without_certificates(std::string_view der_in) {
+  const auto* p = reinterpret_cast<const unsigned char*>(der_in.data());
+  const auto* const end = p + der_in.size();
+  // One definite-length TLV at p: its tag, class and content; p moves past it.
+  struct Tlv {
+    int tag = 0, xclass = 0;
+    bool constructed = false;
+    std::string_view whole, content;
+  };
+  auto next = [&](const unsigned char** at, const unsigned char* limit, Tlv* t) {
+    const unsigned char* start = *at;
+    long length = 0;
+    const int ret = ASN1_get_object(at, &length, &t->tag, &t->xclass, limit - start);
+    if ((ret & 0x80) != 0 || ret == 0x21 || length < 0 || length > limit - *at) return false;  // error, indefinite
+    t->constructed = (ret & V_ASN1_CONSTRUCTED) != 0;
+    t->content = std::string_view(reinterpret_cast<const char*>(*at), static_cast<size_t>(length));
+    *at += length;
+    t->whole = std::string_view(reinterpret_cast<const char*>(start), static_cast<size_t>(*at - start));
+    return true;
+  };
+  Tlv info, oid, wrapper, signed_data;
+  if (der_in.size() > INT32_MAX || !next(&p, end, &info) || p != end || info.tag != V_ASN1_SEQUENCE)
+    return std::nullopt;
+  const auto* q = reinterpret_cast<const unsigned char*>(info.content.data());
+  const auto* const q_end = q + info.content.size();
+  if (!next(&q, q_end, &oid) || oid.tag != V_ASN1_OBJECT || !next(&q, q_end, &wrapper) || q != q_end ||
+      wrapper.xclass != V_ASN1_CONTEXT_SPECIFIC || wrapper.tag != 0)
+    return std::nullopt;
+  const auto* w = reinterpret_cast<const unsigned char*>(wrapper.content.data());
+  const auto* const w_end = w + wrapper.content.size();
+  if (!next(&w, w_end, &signed_data) || w != w_end || signed_data.tag != V_ASN1_SEQUENCE) return std::nullopt;
+  std::string kept;
+  bool dropped = false;
+  const auto* f = reinterpret_cast<const unsigned char*>(signed_data.content.data());
+  const auto* const f_end = f + signed_data.content.size();
+  while (f < f_end) {
+    Tlv field;
+    if (!next(&f, f_end, &field)) return std::nullopt;
+    // certificates [0] IMPLICIT and crls [1] IMPLICIT (RFC 5652 5.1): not read.
+    if (field.xclass == V_ASN1_CONTEXT_SPECIFIC && (field.tag == 0 || field.tag == 1)) {
+      dropped = true;
+      continue;
+    }
+    kept.append(field.whole);
+  }
+  if (!dropped) return std::nullopt;  // nothing to gain
+  return sequence(std::string(oid.whole) + explicit0(sequence(kept)));
+}
+
+}  // namespace
+
 Result<Verified> verify_detached(std::string_view content, std::string_view signature_der,
                                  const std::vector<Certificate>& allowed) {
-  Result<CmsPtr> cms = read_der(signature_der, "signature");
+  const std::optional<std::string> lean = without_certificates(signature_der);
+  Result<CmsPtr> cms = read_der(lean ? std::string_view(*lean) : signature_der, "signature");
   if (!cms.is_ok())
     return Status::invalid(Code::IntegrityCheckFailed, "integrity-check-failed: " + cms.status().message());
   if (OBJ_obj2nid(CMS_get0_type(cms->get())) != NID_pkcs7_signed)
@@ -228,31 +310,6 @@ Result<std::string> decompress(std::string_view der, Lease& lease) {
     return Status::invalid(Code::DecompressionFailed, "decompression-failed: " + out.status().message());
   return out;
 }
-
-namespace {
-
-// One DER TLV (lengths by OpenSSL's encoder).
-std::string der(int tag, int xclass, bool constructed, std::string_view content) {
-  const int length = static_cast<int>(content.size());
-  std::string out(static_cast<size_t>(ASN1_object_size(constructed ? 1 : 0, length, tag)), '\0');
-  unsigned char* p = reinterpret_cast<unsigned char*>(out.data());
-  ASN1_put_object(&p, constructed ? 1 : 0, length, tag, xclass);
-  std::copy(content.begin(), content.end(), p);
-  return out;
-}
-
-std::string der_oid(int nid) {
-  const ASN1_OBJECT* obj = OBJ_nid2obj(nid);
-  std::string out(static_cast<size_t>(i2d_ASN1_OBJECT(obj, nullptr)), '\0');
-  unsigned char* p = reinterpret_cast<unsigned char*>(out.data());
-  i2d_ASN1_OBJECT(obj, &p);
-  return out;
-}
-
-std::string sequence(std::string_view content) { return der(V_ASN1_SEQUENCE, V_ASN1_UNIVERSAL, true, content); }
-std::string explicit0(std::string_view content) { return der(0, V_ASN1_CONTEXT_SPECIFIC, true, content); }
-
-}  // namespace
 
 std::string compress(std::string_view content) {
   const std::string version = der(V_ASN1_INTEGER, V_ASN1_UNIVERSAL, false, std::string(1, '\0'));
