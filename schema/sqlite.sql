@@ -357,3 +357,79 @@ CREATE TABLE order_response_lines (
   FOREIGN KEY (partner_id, response_number)
     REFERENCES order_responses (partner_id, response_number) ON DELETE CASCADE
 );
+
+-- migration 8: document lines keyed by their primary key alone (WITHOUT ROWID)
+-- A line table's rows are found and written by (partner, number, position):
+-- as a rowid table each line was two B-tree inserts (the rows and the
+-- primary key's index); keyed by the primary key it is one. Same columns,
+-- same foreign keys, same rows.
+CREATE TABLE shipment_notice_lines_v8 (
+  partner_id      TEXT    NOT NULL,
+  document_number TEXT    NOT NULL,
+  position        INTEGER NOT NULL,
+  line_number     INTEGER NOT NULL,
+  item_id         TEXT,
+  item_id_type    TEXT,
+  supplier_item   TEXT,
+  quantity        TEXT    NOT NULL,  -- decimal text
+  unit            TEXT,
+  order_number    TEXT,
+  PRIMARY KEY (partner_id, document_number, position),
+  FOREIGN KEY (partner_id, document_number)
+    REFERENCES shipment_notices (partner_id, document_number) ON DELETE CASCADE
+) WITHOUT ROWID;
+INSERT INTO shipment_notice_lines_v8 (partner_id, document_number, position, line_number, item_id, item_id_type, supplier_item, quantity, unit, order_number) SELECT partner_id, document_number, position, line_number, item_id, item_id_type, supplier_item, quantity, unit, order_number FROM shipment_notice_lines;
+DROP TABLE shipment_notice_lines;
+ALTER TABLE shipment_notice_lines_v8 RENAME TO shipment_notice_lines;
+CREATE TABLE invoice_lines_v8 (
+  partner_id     TEXT    NOT NULL,
+  invoice_number TEXT    NOT NULL,
+  position       INTEGER NOT NULL,
+  line_number    INTEGER NOT NULL,
+  item_id        TEXT,
+  item_id_type   TEXT,
+  quantity       TEXT    NOT NULL,
+  unit           TEXT,
+  unit_price     TEXT,
+  amount_minor   INTEGER NOT NULL,
+  PRIMARY KEY (partner_id, invoice_number, position),
+  FOREIGN KEY (partner_id, invoice_number)
+    REFERENCES invoices (partner_id, invoice_number) ON DELETE CASCADE
+) WITHOUT ROWID;
+INSERT INTO invoice_lines_v8 (partner_id, invoice_number, position, line_number, item_id, item_id_type, quantity, unit, unit_price, amount_minor) SELECT partner_id, invoice_number, position, line_number, item_id, item_id_type, quantity, unit, unit_price, amount_minor FROM invoice_lines;
+DROP TABLE invoice_lines;
+ALTER TABLE invoice_lines_v8 RENAME TO invoice_lines;
+CREATE TABLE order_lines_v8 (
+  partner_id   TEXT    NOT NULL,
+  order_number TEXT    NOT NULL,
+  position     INTEGER NOT NULL,
+  line_number  INTEGER NOT NULL,
+  item_id      TEXT,
+  item_id_type TEXT,
+  quantity     TEXT    NOT NULL,  -- decimal text
+  unit         TEXT,
+  unit_price   TEXT,              -- decimal text
+  PRIMARY KEY (partner_id, order_number, position),
+  FOREIGN KEY (partner_id, order_number)
+    REFERENCES orders (partner_id, order_number) ON DELETE CASCADE
+) WITHOUT ROWID;
+INSERT INTO order_lines_v8 (partner_id, order_number, position, line_number, item_id, item_id_type, quantity, unit, unit_price) SELECT partner_id, order_number, position, line_number, item_id, item_id_type, quantity, unit, unit_price FROM order_lines;
+DROP TABLE order_lines;
+ALTER TABLE order_lines_v8 RENAME TO order_lines;
+CREATE TABLE order_response_lines_v8 (
+  partner_id      TEXT    NOT NULL,
+  response_number TEXT    NOT NULL,
+  position        INTEGER NOT NULL,
+  line_number     INTEGER NOT NULL,
+  item_id         TEXT,
+  item_id_type    TEXT,
+  quantity        TEXT,
+  unit            TEXT,
+  line_status     TEXT,              -- ACK01 / LIN 1229
+  PRIMARY KEY (partner_id, response_number, position),
+  FOREIGN KEY (partner_id, response_number)
+    REFERENCES order_responses (partner_id, response_number) ON DELETE CASCADE
+) WITHOUT ROWID;
+INSERT INTO order_response_lines_v8 (partner_id, response_number, position, line_number, item_id, item_id_type, quantity, unit, line_status) SELECT partner_id, response_number, position, line_number, item_id, item_id_type, quantity, unit, line_status FROM order_response_lines;
+DROP TABLE order_response_lines;
+ALTER TABLE order_response_lines_v8 RENAME TO order_response_lines;

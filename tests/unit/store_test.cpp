@@ -12,6 +12,7 @@
 
 #include "src/store/store.h"
 #include "tests/unit/temp_db.h"
+#include "tests/unit/test_util.h"
 
 using namespace edihub;
 using namespace edihub::store;
@@ -248,6 +249,57 @@ TEST_CASE("business tables: lines booked 50 to a statement and the rest one by o
   sqlite3_close(raw);
 }
 
+TEST_CASE("schema: migration 8 keeps every line of a database made at 7, now WITHOUT ROWID") {
+  if (test::on_postgresql()) return;  // SQLite's migration
+  TempDb db;
+  const std::string schema = test::read_file(test::source_path("schema/sqlite.sql"));
+  const size_t eight = schema.find("-- migration 8:");
+  REQUIRE(eight != std::string::npos);
+  sqlite3* raw = nullptr;
+  REQUIRE(sqlite3_open((db.dir + "/test.db").c_str(), &raw) == SQLITE_OK);
+  auto exec = [&](const std::string& sql) {
+    char* error = nullptr;
+    const int rc = sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, &error);
+    REQUIRE_MESSAGE(rc == SQLITE_OK, (error ? error : ""));
+  };
+  exec("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL, description TEXT)");
+  exec(schema.substr(0, eight));
+  for (int v = 1; v <= 7; ++v) exec("INSERT INTO schema_version VALUES (" + std::to_string(v) + ", 0, 'by the test')");
+  exec(
+      "INSERT INTO invoices (partner_id, invoice_number, purpose, status, document_date, total_minor, source,"
+      " created_at, updated_at) VALUES ('acme', 'INV-7', 'original', 'active', '20240105', 100, 'x12:7', 1, 1)");
+  for (int i = 1; i <= 3; ++i)
+    exec(
+        "INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id, quantity,"
+        " amount_minor) VALUES ('acme', 'INV-7', " +
+        std::to_string(i) + ", " + std::to_string(10 * i) + ", 'ITEM', '1', " + std::to_string(i) + ")");
+  sqlite3_close(raw);
+
+  auto s = db.open();
+  CHECK(s->report()->schema_version == 8);
+  CHECK(rows(*s, "invoice_lines") == 3);
+  s.reset();
+  REQUIRE(sqlite3_open((db.dir + "/test.db").c_str(), &raw) == SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  // A WITHOUT ROWID table has no rowid to select.
+  CHECK(sqlite3_prepare_v2(raw, "SELECT rowid FROM invoice_lines", -1, &q, nullptr) != SQLITE_OK);
+  sqlite3_finalize(q);
+  REQUIRE(sqlite3_prepare_v2(raw, "SELECT sum(line_number) FROM invoice_lines WHERE invoice_number = 'INV-7'", -1, &q,
+                             nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(q) == SQLITE_ROW);
+  CHECK(sqlite3_column_int64(q, 0) == 60);
+  sqlite3_finalize(q);
+  // The foreign key still holds: a line of no invoice is refused.
+  char* error = nullptr;
+  sqlite3_exec(raw, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
+  CHECK(sqlite3_exec(raw,
+                     "INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, quantity,"
+                     " amount_minor) VALUES ('acme', 'NONE', 1, 1, '1', 1)",
+                     nullptr, nullptr, &error) != SQLITE_OK);
+  sqlite3_free(error);
+  sqlite3_close(raw);
+}
+
 TEST_CASE("message log: rows in one batch, partner text made safe on the way in") {
   TempDb db;
   auto s = db.open();
@@ -431,7 +483,7 @@ TEST_CASE("outbox: due rows are leased in flight, delivered, retried, answered, 
 
 TEST_CASE("schema: migrations recorded once; bad URIs are clear errors") {
   TempDb db;
-  const int latest = test::on_postgresql() ? 5 : 7;  // schema/postgresql.sql starts at SQLite's third
+  const int latest = test::on_postgresql() ? 5 : 8;  // schema/postgresql.sql starts at SQLite's third
   {
     auto s = db.open();
     CHECK(s->report()->schema_version == latest);

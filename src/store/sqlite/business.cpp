@@ -14,11 +14,12 @@ using business::DocumentType;
 using business::Field;
 using business::FieldKind;
 
+// The document outlives the statement's run (a Using resets it first): its texts are bound without a copy.
 void bind_value(Stmt& q, int i, const Field& f, const business::Value& v) {
   switch (f.kind) {
     case FieldKind::Text:
     case FieldKind::OptionalText:
-      q.bind(i, v.text);
+      q.bind_static(i, v.text);
       break;
     case FieldKind::Integer:
     case FieldKind::Flag:

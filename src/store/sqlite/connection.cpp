@@ -115,6 +115,11 @@ Stmt& Stmt::bind(int i, int64_t v) { return s_ ? check(sqlite3_bind_int64(s_, i,
 Stmt& Stmt::bind(int i, std::string_view v) {
   return s_ ? check(sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT)) : *this;
 }
+Stmt& Stmt::bind_static(int i, std::string_view v) {
+  // A zero-length text is still text, not NULL.
+  return s_ ? check(sqlite3_bind_text(s_, i, v.empty() ? "" : v.data(), static_cast<int>(v.size()), SQLITE_STATIC))
+            : *this;
+}
 Stmt& Stmt::bind_blob(int i, std::string_view v) {
   // A zero-length blob is still a blob, not NULL.
   return s_ ? check(sqlite3_bind_blob64(s_, i, v.empty() ? "" : v.data(), v.size(), SQLITE_TRANSIENT)) : *this;

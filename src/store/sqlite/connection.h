@@ -78,6 +78,9 @@ class Stmt {
 
   Stmt& bind(int i, int64_t v);
   Stmt& bind(int i, std::string_view text);
+  // As bind(), without SQLite's copy: `text` must stay valid until the
+  // statement is reset (a Using's end) or bound again.
+  Stmt& bind_static(int i, std::string_view text);
   Stmt& bind_blob(int i, std::string_view bytes);
   Stmt& bind_null(int i);
   // True while there is a row to read; an error Status otherwise.
