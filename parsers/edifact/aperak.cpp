@@ -52,13 +52,9 @@ std::string build_aperak(const edi::Interchange& o, const AperakEnvelope& env) {
       break;
     }
   Writer w(o.delimiters, env.segment_suffix);
-  if (!is_default(o.delimiters)) w.una();
+  w.interchange_header(o, env.sender, env.recipient, env.date, env.time, env.control_reference);
   const std::string syntax = o.syntax.empty() ? "UNOA" : o.syntax;
-  const std::string version = o.version.empty() ? "3" : o.version;
   const char c = w.comp();
-  w.segment({"UNB", w.esc(syntax) + c + w.esc(version), w.party(env.sender ? *env.sender : o.receiver),
-             w.party(env.recipient ? *env.recipient : o.sender), w.esc(env.date) + c + w.esc(env.time),
-             w.esc(env.control_reference)});
   // The message that stopped the interchange, named in its siblings' APERAKs.
   std::string stopper = "another message";
   if (first->group >= 0 && static_cast<size_t>(first->group) < o.groups.size()) {

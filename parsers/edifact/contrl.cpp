@@ -89,14 +89,9 @@ const edi::EnvelopeError* first_error(const edi::Interchange& o, int group, int 
 
 std::string build_contrl(const edi::Interchange& o, const ContrlEnvelope& env, bool duplicate) {
   Writer w(o.delimiters, env.segment_suffix);
-  if (!is_default(o.delimiters)) w.una();
-  const std::string syntax = o.syntax.empty() ? "UNOA" : o.syntax;
+  w.interchange_header(o, env.sender, env.recipient, env.date, env.time, env.control_reference);
   const std::string version = o.version.empty() ? "3" : o.version;
   const char c = w.comp();
-
-  w.segment({"UNB", w.esc(syntax) + c + w.esc(version), w.party(env.sender ? *env.sender : o.receiver),
-             w.party(env.recipient ? *env.recipient : o.sender), w.esc(env.date) + c + w.esc(env.time),
-             w.esc(env.control_reference)});
   w.reset_count();
   const std::string type = version == "4" ? std::string("CONTRL:4:1:UN") : "CONTRL:D:3:UN";
   std::string contrl = type;

@@ -73,6 +73,17 @@ void Writer::una() {
   out_.append(suffix_);
 }
 
+void Writer::interchange_header(const edi::Interchange& o, const std::optional<edi::Party>& sender,
+                                const std::optional<edi::Party>& recipient, std::string_view date,
+                                std::string_view time, std::string_view reference) {
+  if (!is_default(o.delimiters)) una();
+  const std::string syntax = o.syntax.empty() ? "UNOA" : o.syntax;
+  const std::string version = o.version.empty() ? "3" : o.version;
+  const char c = d_.component;
+  segment({"UNB", esc(syntax) + c + esc(version), party(sender ? *sender : o.receiver),
+           party(recipient ? *recipient : o.sender), esc(date) + c + esc(time), esc(reference)});
+}
+
 bool is_default(const edi::Delimiters& d) {
   edi::Delimiters def = default_delimiters();
   return d.component == def.component && d.element == def.element && d.decimal == def.decimal &&

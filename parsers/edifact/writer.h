@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,12 @@ class Writer {
   // Elements are written as given (already escaped); trailing empty ones dropped.
   void segment(std::initializer_list<std::string> elements);
   void una();
+  // The answer's UNA (where `original`'s delimiters are not the defaults) and
+  // UNB: `original`'s syntax, from `sender` to `recipient` (empty: the
+  // original's recipient and sender), date:time, control `reference`.
+  void interchange_header(const edi::Interchange& original, const std::optional<edi::Party>& sender,
+                          const std::optional<edi::Party>& recipient, std::string_view date, std::string_view time,
+                          std::string_view reference);
   char comp() const { return d_.component; }
   size_t count() const { return count_; }
   void reset_count() { count_ = 0; }
