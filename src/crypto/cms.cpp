@@ -241,6 +241,8 @@ std::optional<std::string> without_certificates(std::string_view der_in) {
 Result<Verified> verify_detached(std::string_view content, std::string_view signature_der,
                                  const std::vector<Certificate>& allowed) {
   const std::optional<std::string> lean = without_certificates(signature_der);
+  // What ASN1_get_object queued on a structure it could not walk is not this signature's reason.
+  if (!lean) ERR_clear_error();
   Result<CmsPtr> cms = read_der(lean ? std::string_view(*lean) : signature_der, "signature");
   if (!cms.is_ok())
     return Status::invalid(Code::IntegrityCheckFailed, "integrity-check-failed: " + cms.status().message());
