@@ -44,16 +44,13 @@ bool has_application_errors(const edi::Interchange& ic) {
 }
 
 std::string build_aperak(const edi::Interchange& o, const AperakEnvelope& env) {
-  if (!has_application_errors(o)) return {};
-  const edi::EnvelopeError* first = nullptr;
-  for (const auto& e : o.errors)
-    if (e.code == edi::ErrorCode::ApplicationRejected) {
-      first = &e;
-      break;
-    }
+  const auto first = std::find_if(o.errors.begin(), o.errors.end(), [](const edi::EnvelopeError& e) {
+    return e.code == edi::ErrorCode::ApplicationRejected;
+  });
+  if (first == o.errors.end()) return {};
   Writer w(o.delimiters, env.segment_suffix);
   w.interchange_header(o, env.sender, env.recipient, env.date, env.time, env.control_reference);
-  const std::string syntax = o.syntax.empty() ? "UNOA" : o.syntax;
+  const std::string syntax = syntax_of(o);
   const char c = w.comp();
   // The message that stopped the interchange, named in its siblings' APERAKs.
   std::string stopper = "another message";

@@ -90,7 +90,7 @@ const edi::EnvelopeError* first_error(const edi::Interchange& o, int group, int 
 std::string build_contrl(const edi::Interchange& o, const ContrlEnvelope& env, bool duplicate) {
   Writer w(o.delimiters, env.segment_suffix);
   w.interchange_header(o, env.sender, env.recipient, env.date, env.time, env.control_reference);
-  const std::string version = o.version.empty() ? "3" : o.version;
+  const std::string version = syntax_version_of(o);
   const char c = w.comp();
   w.reset_count();
   const std::string type = version == "4" ? std::string("CONTRL:4:1:UN") : "CONTRL:D:3:UN";

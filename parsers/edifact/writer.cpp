@@ -77,12 +77,13 @@ void Writer::interchange_header(const edi::Interchange& o, const std::optional<e
                                 const std::optional<edi::Party>& recipient, std::string_view date,
                                 std::string_view time, std::string_view reference) {
   if (!is_default(o.delimiters)) una();
-  const std::string syntax = o.syntax.empty() ? "UNOA" : o.syntax;
-  const std::string version = o.version.empty() ? "3" : o.version;
   const char c = d_.component;
-  segment({"UNB", esc(syntax) + c + esc(version), party(sender ? *sender : o.receiver),
+  segment({"UNB", esc(syntax_of(o)) + c + esc(syntax_version_of(o)), party(sender ? *sender : o.receiver),
            party(recipient ? *recipient : o.sender), esc(date) + c + esc(time), esc(reference)});
 }
+
+std::string syntax_of(const edi::Interchange& o) { return o.syntax.empty() ? "UNOA" : o.syntax; }
+std::string syntax_version_of(const edi::Interchange& o) { return o.version.empty() ? "3" : o.version; }
 
 bool is_default(const edi::Delimiters& d) {
   edi::Delimiters def = default_delimiters();

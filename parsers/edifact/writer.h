@@ -53,6 +53,11 @@ class Writer {
   size_t count_ = 0;
 };
 
+// The original's syntax identifier and version as an answer repeats them
+// (UNOA and 3 when the original did not say).
+std::string syntax_of(const edi::Interchange& original);
+std::string syntax_version_of(const edi::Interchange& original);
+
 // True when `d` are the delimiters a reader assumes without a UNA.
 bool is_default(const edi::Delimiters& d);
 

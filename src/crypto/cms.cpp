@@ -200,7 +200,11 @@ std::optional<std::string> without_certificates(std::string_view der_in) {
     const unsigned char* start = *at;
     long length = 0;
     const int ret = ASN1_get_object(at, &length, &t->tag, &t->xclass, limit - start);
-    if ((ret & 0x80) != 0 || ret == 0x21 || length < 0 || length > limit - *at) return false;  // error, indefinite
+    if ((ret & 0x80) != 0 || ret == 0x21 || length < 0 || length > limit - *at) {  // error, indefinite
+      // What ASN1_get_object queued is not the signature's reason: OpenSSL parses it as it is next.
+      ERR_clear_error();
+      return false;
+    }
     t->constructed = (ret & V_ASN1_CONSTRUCTED) != 0;
     t->content = std::string_view(reinterpret_cast<const char*>(*at), static_cast<size_t>(length));
     *at += length;
@@ -241,8 +245,6 @@ std::optional<std::string> without_certificates(std::string_view der_in) {
 Result<Verified> verify_detached(std::string_view content, std::string_view signature_der,
                                  const std::vector<Certificate>& allowed) {
   const std::optional<std::string> lean = without_certificates(signature_der);
-  // What ASN1_get_object queued on a structure it could not walk is not this signature's reason.
-  if (!lean) ERR_clear_error();
   Result<CmsPtr> cms = read_der(lean ? std::string_view(*lean) : signature_der, "signature");
   if (!cms.is_ok())
     return Status::invalid(Code::IntegrityCheckFailed, "integrity-check-failed: " + cms.status().message());

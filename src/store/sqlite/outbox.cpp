@@ -38,6 +38,16 @@ Result<std::vector<OutboxEntry>> rows(Stmt& q) {
 
 }  // namespace
 
+Outbox::Outbox(Connection& c)
+    : c_(c),
+      any_due_(c, "SELECT 1 FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= ?1 LIMIT 1") {}
+
+Result<bool> Outbox::any_due(int64_t now_ms) {
+  Using q(any_due_);
+  q->bind(1, now_ms);
+  return q->step();
+}
+
 Result<std::vector<OutboxEntry>> Outbox::take_due(int limit, int64_t now_ms, int64_t lease_ms) {
   Stmt q(c_, (std::string("SELECT ") + kColumns +
               " FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= ?1"

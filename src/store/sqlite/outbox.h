@@ -8,8 +8,10 @@ namespace edihub::store::sqlite {
 
 class Outbox {
  public:
-  explicit Outbox(Connection& c) : c_(c) {}
+  explicit Outbox(Connection& c);
 
+  // True when a row is due at `now_ms`: a read, outside any write transaction.
+  Result<bool> any_due(int64_t now_ms);
   // `due`: in one transaction the caller holds.
   Result<std::vector<OutboxEntry>> take_due(int limit, int64_t now_ms, int64_t lease_ms);
   Status prepared(int64_t id, const std::string& headers, const std::string& bytes);
@@ -25,6 +27,7 @@ class Outbox {
 
  private:
   Connection& c_;
+  Stmt any_due_;  // asked after every settled message: prepared once
 };
 
 }  // namespace edihub::store::sqlite

@@ -151,12 +151,8 @@ Result<std::vector<OutboxEntry>> SqliteStore::due_outbox(int limit, int64_t leas
   std::vector<OutboxEntry> due;
   // Asked after every settled message: most often nothing is due. A read
   // says so without the write lock the gate's commits queue behind.
-  {
-    Stmt any(*c_, "SELECT 1 FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= ?1 LIMIT 1");
-    any.bind(1, c_->clock_ms());
-    ASSIGN_OR_RETURN(bool row, any.step());
-    if (!row) return due;
-  }
+  ASSIGN_OR_RETURN(bool any, outbox_.any_due(c_->clock_ms()));
+  if (!any) return due;
   RETURN_IF_ERROR(transact_here(
       [&](Transaction& tx) -> Status {
         ASSIGN_OR_RETURN(std::vector<OutboxEntry> taken, outbox_.take_due(limit, tx.now_ms(), lease_ms));
