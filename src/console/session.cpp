@@ -6,6 +6,7 @@
 
 #include "src/crypto/digest.h"
 #include "src/crypto/password.h"
+#include "src/crypto/random.h"
 
 namespace edihub::console {
 

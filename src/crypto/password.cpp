@@ -72,10 +72,4 @@ bool verify_password(std::string_view password, std::string_view stored) {
   return CRYPTO_memcmp(hash.data(), p.hash.data(), kHashBytes) == 0;
 }
 
-std::string random_hex(size_t bytes) {
-  std::string raw(bytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(raw.size())) != 1) return {};
-  return hex(raw);
-}
-
 }  // namespace edihub::crypto

@@ -15,8 +15,4 @@ bool verify_password(std::string_view password, std::string_view stored);
 // Whether a stored hash has the form hash_password writes (for the profile loader).
 bool is_password_hash(std::string_view stored);
 
-// `bytes` bytes from OpenSSL's CSPRNG as lowercase hex (session tokens, CSRF tokens); empty
-// when the generator fails.
-std::string random_hex(size_t bytes);
-
 }  // namespace edihub::crypto

@@ -9,6 +9,7 @@
 #include "src/common/status.h"
 #include "src/crypto/inflate.h"
 #include "src/crypto/password.h"
+#include "src/crypto/random.h"
 
 #include <zlib.h>
 
@@ -118,6 +119,19 @@ TEST_CASE("Passwords: PBKDF2 hashes verify the password and nothing else") {
   CHECK(!edihub::crypto::is_password_hash("s3cret"));
   CHECK(!edihub::crypto::is_password_hash("pbkdf2-sha256$10$AAAA$AAAA"));  // too few iterations, short hash
   CHECK(!edihub::crypto::verify_password("s3cret", "pbkdf2-sha256$1000$$"));
+}
+
+TEST_CASE("random identifiers: version-4 UUIDs in the RFC's layout, tokens as hex, never the same twice") {
+  const std::string a = edihub::crypto::random_uuid(), b = edihub::crypto::random_uuid();
+  REQUIRE(a.size() == 36);
+  CHECK(a != b);
+  for (size_t dash : {8, 13, 18, 23}) CHECK(a[dash] == '-');
+  CHECK(a[14] == '4');                                          // the version
+  CHECK(std::string("89ab").find(a[19]) != std::string::npos);  // the variant
+  CHECK(a.find_first_not_of("0123456789abcdef-") == std::string::npos);
+  const std::string t = edihub::crypto::random_hex(16);
+  CHECK(t.size() == 32);
+  CHECK(t.find_first_not_of("0123456789abcdef") == std::string::npos);
 }
 
 namespace {

@@ -2,10 +2,9 @@
 
 #include <ctime>
 
-#include <Poco/UUIDGenerator.h>
-
 #include "src/common/event_log.h"
 #include "src/common/partner_text.h"
+#include "src/crypto/random.h"
 #include "src/protocols/as2/unwrap.h"
 #include "src/receivers/edge.h"
 
@@ -154,7 +153,7 @@ Result<store::Receipt> As2Protocol::mdn(Message& m, const std::string& modifier,
   c.modifier = modifier;
   c.warning = warning;
   c.text = "The message " + message_id_ + " " + text;
-  const std::string uuid = Poco::UUIDGenerator::defaultGenerator().createRandom().toString();
+  const std::string uuid = crypto::random_uuid();
   c.message_id = "<" + uuid + "@" + s_.our_as2_id + ">";
   c.boundary = uuid;
   const crypto::Identity* signer = s_.identities.empty() ? nullptr : &s_.identities.front();

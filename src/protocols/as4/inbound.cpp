@@ -1,7 +1,5 @@
 #include "src/protocols/as4/inbound.h"
 
-#include <Poco/UUIDGenerator.h>
-
 #include <algorithm>
 #include <ctime>
 #include <set>
@@ -11,6 +9,7 @@
 #include "src/common/partner_text.h"
 #include "src/common/utc.h"
 #include "src/crypto/inflate.h"
+#include "src/crypto/random.h"
 
 namespace edihub::as4 {
 
@@ -25,9 +24,7 @@ constexpr std::string_view kTestService = "http://docs.oasis-open.org/ebxml-msg/
 
 std::string now_utc() { return iso_utc(static_cast<int64_t>(std::time(nullptr)) * 1000); }
 
-SignalInfo signal_for(const std::string& ref) {
-  return {Poco::UUIDGenerator::defaultGenerator().createRandom().toString() + "@edihub", now_utc(), ref};
-}
+SignalInfo signal_for(const std::string& ref) { return {crypto::random_uuid() + "@edihub", now_utc(), ref}; }
 
 store::Receipt error_receipt(const Error& e, const std::string& ref) {
   // A warning (EBMS:0006) is a normal answer; a failure a SOAP fault status.

@@ -15,6 +15,15 @@ namespace edihub::store::sqlite {
 
 using namespace Poco::Data::Keywords;
 
+namespace {
+
+// A savepoint's or a statement's journal, per connection, held in memory up to
+// this size (a message changes tens of pages; a purge batch may change more
+// and then spills to a file as before).
+constexpr int kSubJournalInMemory = 8 << 20;
+
+}  // namespace
+
 Connection::Connection(std::unique_ptr<Poco::Data::Session> session, StoreOptions options, int schema_version)
     : session_(std::move(session)),
       options_(std::move(options)),
@@ -260,7 +269,15 @@ Result<std::unique_ptr<Connection>> try_open(const std::string& path, const Stor
 
 Result<std::unique_ptr<Connection>> open_connection(const std::string& path, const StoreOptions& options) {
   static std::once_flag registered;
-  std::call_once(registered, [] { Poco::Data::SQLite::Connector::registerConnector(); });
+  std::call_once(registered, [] {
+    // Each message in a group commit is a savepoint, whose journal (the
+    // pages it changed) SQLite moves to a temporary file past 64 KiB: a file
+    // written page by page for every message after the first large one, and
+    // thrown away at commit. Kept in memory up to kSubJournalInMemory; only
+    // takes effect before SQLite's first use in the process (else ignored).
+    (void)sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, kSubJournalInMemory);
+    Poco::Data::SQLite::Connector::registerConnector();
+  });
   if (options.synchronous != "full" && options.synchronous != "normal" && options.synchronous != "off")
     return Status::invalid("synchronous must be full, normal or off, not '" + options.synchronous + "'");
   // Several processes opening a new file at once can meet in a lock upgrade
