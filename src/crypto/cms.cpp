@@ -348,11 +348,13 @@ Result<std::string> encrypt(std::string_view content, const Certificate& recipie
   return contents(out.get());
 }
 
-Result<std::string> sign_detached(std::string_view content, const Identity& signer, std::string_view digest) {
+Result<std::string> sign_detached(std::string_view content, const Identity& signer, std::string_view digest,
+                                  Capabilities capabilities) {
   const EVP_MD* md = EVP_get_digestbyname(digest_name(digest).c_str());
   if (md == nullptr) return Status::invalid("unknown digest '" + std::string(digest) + "'");
   BioPtr data = memory_bio(content);
-  const unsigned flags = CMS_DETACHED | CMS_BINARY | CMS_PARTIAL;
+  const unsigned flags =
+      CMS_DETACHED | CMS_BINARY | CMS_PARTIAL | (capabilities == Capabilities::Omitted ? CMS_NOSMIMECAP : 0U);
   CmsPtr cms(CMS_sign(nullptr, nullptr, nullptr, nullptr, flags), CMS_ContentInfo_free);
   if (!cms || CMS_add1_signer(cms.get(), signer.certificate.get(), signer.key.get(), md, flags) == nullptr ||
       CMS_final(cms.get(), data.get(), nullptr, flags) != 1)

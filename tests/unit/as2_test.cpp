@@ -1,7 +1,11 @@
 #include <doctest/doctest.h>
+#include <openssl/cms.h>
+#include <openssl/objects.h>
 
+#include "parsers/mime/transfer.h"
 #include "src/protocols/as2/mdn.h"
 #include "src/protocols/as4/inbound.h"
+#include "tests/unit/test_util.h"
 
 using namespace edihub;
 
@@ -119,4 +123,53 @@ TEST_CASE("the disposition comes from the error's code, never from its words") {
   CHECK(gate::failure_of(worded.code()) == gate::Failure::Malformed);
   CHECK(as4::ebms_code(gate::Failure::SenderNotAuthorized) == "EBMS:0003");
   CHECK(as4::ebms_code(gate::Failure::DecryptionFailed) == "EBMS:0102");
+}
+
+namespace {
+
+// Whether the first SignerInfo of DER `signature` carries SMIMECapabilities.
+bool lists_capabilities(const std::string& signature) {
+  const auto* p = reinterpret_cast<const unsigned char*>(signature.data());
+  CMS_ContentInfo* cms = d2i_CMS_ContentInfo(nullptr, &p, static_cast<long>(signature.size()));
+  REQUIRE(cms != nullptr);
+  STACK_OF(CMS_SignerInfo)* signers = CMS_get0_SignerInfos(cms);
+  REQUIRE(sk_CMS_SignerInfo_num(signers) == 1);
+  const bool listed = CMS_signed_get_attr_by_NID(sk_CMS_SignerInfo_value(signers, 0), NID_SMIMECapabilities, -1) >= 0;
+  CMS_ContentInfo_free(cms);
+  return listed;
+}
+
+}  // namespace
+
+TEST_CASE("a signed MDN's signature omits SMIMECapabilities; a signed message lists them") {
+  auto cert = crypto::Certificate::load_pem_file(test::source_path("partners/certs/edihub.crt"));
+  auto key = crypto::PrivateKey::load_pem_file(test::source_path("partners/certs/edihub.key"));
+  REQUIRE(cert.is_ok());
+  REQUIRE(key.is_ok());
+  const crypto::Identity us{cert.value(), key.value()};
+  as2::MdnContent c;
+  c.our_as2_id = "EDIHUB";
+  c.partner_as2_id = "ACMESUPPLY";
+  c.original_message_id = "<m1@acme>";
+  c.mic = "AAAA";
+  c.mic_algorithm = "sha-256";
+  c.text = "Received.";
+  c.message_id = "<mdn1@edihub>";
+  c.boundary = "b1";
+  as2::ReceiptRequest request;
+  request.signed_receipt = true;
+  request.micalg = "sha-256";
+  auto mdn = as2::build_mdn(c, request, &us);
+  REQUIRE_MESSAGE(mdn.is_ok(), mdn.status().message());
+  // The signature is the base64 part after the pkcs7-signature header.
+  const size_t at = mdn->body.find("application/pkcs7-signature");
+  REQUIRE(at != std::string::npos);
+  const size_t from = mdn->body.find("\r\n\r\n", at) + 4;
+  const std::string b64 = mdn->body.substr(from, mdn->body.find("\r\n--", from) - from);
+  std::string der;
+  REQUIRE(mime::base64_decode(b64, &der));
+  CHECK_FALSE(lists_capabilities(der));
+  auto message = crypto::sign_detached("Content-Type: application/edi-x12\r\n\r\nISA~", us, "sha256");
+  REQUIRE(message.is_ok());
+  CHECK(lists_capabilities(message.value()));
 }

@@ -132,7 +132,8 @@ Result<Mdn> build_mdn(const MdnContent& content, const ReceiptRequest& request, 
   if (signer == nullptr) return Status::invalid("a signed receipt was requested but no identity can sign");
   // The signature covers the report entity exactly as sent: its header and body.
   const std::string signed_entity = "Content-Type: " + report_type + "\r\n\r\n" + report_body;
-  Result<std::string> signature = crypto::sign_detached(signed_entity, *signer, request.micalg);
+  Result<std::string> signature =
+      crypto::sign_detached(signed_entity, *signer, request.micalg, crypto::Capabilities::Omitted);
   if (!signature.is_ok()) return signature.status();
   const std::string signed_boundary = "----=_edihub_signed_" + c.boundary;
   mdn.headers += "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=" + request.micalg +
