@@ -9,6 +9,24 @@
 
 using namespace edihub;
 
+namespace {
+
+// The MDN for acme's message <m1@acme>, processed, with a SHA-256 MIC.
+as2::MdnContent acme_mdn() {
+  as2::MdnContent c;
+  c.our_as2_id = "EDIHUB";
+  c.partner_as2_id = "ACMESUPPLY";
+  c.original_message_id = "<m1@acme>";
+  c.mic = "AAAA";
+  c.mic_algorithm = "sha-256";
+  c.text = "Received.";
+  c.message_id = "<mdn1@edihub>";
+  c.boundary = "b1";
+  return c;
+}
+
+}  // namespace
+
 TEST_CASE("Disposition-Notification-Options: signed receipts and the first supported micalg") {
   auto r = as2::parse_disposition_options(
       "signed-receipt-protocol=optional, pkcs7-signature; signed-receipt-micalg=optional, sha-256, sha1");
@@ -26,15 +44,7 @@ TEST_CASE("Disposition-Notification-Options: signed receipts and the first suppo
 }
 
 TEST_CASE("an unsigned MDN, byte for byte") {
-  as2::MdnContent c;
-  c.our_as2_id = "EDIHUB";
-  c.partner_as2_id = "ACMESUPPLY";
-  c.original_message_id = "<m1@acme>";
-  c.mic = "AAAA";
-  c.mic_algorithm = "sha-256";
-  c.text = "Received.";
-  c.message_id = "<mdn1@edihub>";
-  c.boundary = "b1";
+  as2::MdnContent c = acme_mdn();
   auto mdn = as2::build_mdn(c, as2::ReceiptRequest{}, nullptr);
   REQUIRE(mdn.is_ok());
   CHECK(
@@ -147,15 +157,7 @@ TEST_CASE("a signed MDN's signature omits SMIMECapabilities; a signed message li
   REQUIRE(cert.is_ok());
   REQUIRE(key.is_ok());
   const crypto::Identity us{cert.value(), key.value()};
-  as2::MdnContent c;
-  c.our_as2_id = "EDIHUB";
-  c.partner_as2_id = "ACMESUPPLY";
-  c.original_message_id = "<m1@acme>";
-  c.mic = "AAAA";
-  c.mic_algorithm = "sha-256";
-  c.text = "Received.";
-  c.message_id = "<mdn1@edihub>";
-  c.boundary = "b1";
+  as2::MdnContent c = acme_mdn();
   as2::ReceiptRequest request;
   request.signed_receipt = true;
   request.micalg = "sha-256";
