@@ -1,8 +1,11 @@
 // The gate on PostgreSQL: new keys per second and duplicate-answer latency
 // (p50/p99) through gate::pass_key at 1 and 8 writers, against the floor of
 // the same statements with plain libpq in the same run (per message: BEGIN;
-// INSERT ... ON CONFLICT DO NOTHING; UPDATE to completed with the receipt;
-// COMMIT; duplicates: one prepared point read). A benchmark program: it
+// INSERT ... ON CONFLICT DO NOTHING; the sequence upsert the gate's effect
+// makes, as an acknowledgment number would; UPDATE to completed with the
+// receipt; COMMIT; duplicates: one prepared point read). What the gate adds
+// is its own: the read before the transaction (the retransmission's fast
+// path) and the lock bound and clock at BEGIN. A benchmark program: it
 // prints figures and never judges them (exit 1 only when an operation failed).
 // Last, purge under load: 8 writers take new keys through the gate while
 // `purge_keys` deletes --purge-keys old keys in batches of 1000; it prints each
@@ -107,6 +110,9 @@ struct Pq {
             "UPDATE idempotency_keys SET state = 'completed', receipt_status = 200, receipt_headers = $2,"
             " receipt_body = $3, outcome = 'processed', lease_until = NULL"
             " WHERE partner_id = 'bench' AND message_id = $1 AND attempts = 1");
+    prepare("seq",
+            "INSERT INTO sequences (name, value) VALUES ($1, 1)"
+            " ON CONFLICT (name) DO UPDATE SET value = sequences.value + 1 RETURNING value");
     prepare("get",
             "SELECT state, receipt_status, receipt_headers, receipt_body FROM idempotency_keys"
             " WHERE partner_id = 'bench' AND message_id = $1");
@@ -189,6 +195,7 @@ int main(int argc, char** argv) {
       const std::string id = "floor:" + std::to_string(writers) + ":" + key_id(t, n);
       pq.command("BEGIN");
       pq.exec("ins", {id, sha(n)}, PGRES_COMMAND_OK);
+      pq.exec("seq", {"floor-ack-" + std::to_string(t)}, PGRES_TUPLES_OK);  // what the gate's effect does
       pq.exec("set", {id, kHeaders, kReceipt}, PGRES_COMMAND_OK);
       pq.command("COMMIT");
     });
