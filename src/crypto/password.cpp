@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "parsers/mime/transfer.h"
-#include "src/crypto/digest.h"
 
 namespace edihub::crypto {
 
