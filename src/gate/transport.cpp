@@ -132,7 +132,9 @@ TransportResult admit_in_one_commit(Gate& gate, store::KeyStore& store, const Tr
           }
           results.push_back(r);
         }
-        return settle_transport(tx, w, token, results, capture_id, &out);
+        Result<Step> settled = settle_transport(tx, w, token, results, capture_id, &out);
+        out.queued = tx.enqueued() > 0;
+        return settled;
       },
       &in_flight);
   if (!s.is_ok()) {
@@ -193,6 +195,7 @@ TransportResult admit_leased(Gate& gate, store::KeyStore& store, const Transport
     }
     return give_back(settled.message());
   }
+  out.queued = true;  // the interchanges' own transactions may have queued their acknowledgments
   return out;
 }
 

@@ -49,6 +49,7 @@ struct TransportResult {
   store::Receipt receipt;  // this copy's (processed, rejected) or the stored one (duplicate, poison)
   std::string detail;
   std::vector<InterchangeResult> interchanges;
+  bool queued = false;  // the outbox got something to send (acknowledgments, document events, an async MDN)
 };
 
 // Outcome Conflict: nothing was written; the caller drafts the answer and

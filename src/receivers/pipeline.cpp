@@ -287,10 +287,11 @@ http::HttpAnswer Pipeline::admit(Message& m) {
     a = p_.answer(m, r.outcome, r.receipt);
     a.detail = r.detail;
   }
-  // A settled interchange may have queued acknowledgments and document
-  // events; an async MDN is queued (or re-queued) for any final answer.
-  const bool settled = r.outcome == Outcome::Processed || r.outcome == Outcome::Rejected;
-  if (c_.queued && !is_transient(r.outcome) && (settled || !m.work.async_destination.empty())) c_.queued();
+  // The outbox is woken when the commit gave it something (acknowledgments,
+  // document events); an async MDN is queued (or re-queued) for any final
+  // answer. Nothing queued, nothing woken: its workers' due check per settled
+  // message was 8% of the server's CPU at concurrency 1.
+  if (c_.queued && !is_transient(r.outcome) && (r.queued || !m.work.async_destination.empty())) c_.queued();
   return a;
 }
 

@@ -74,9 +74,20 @@ class Transaction {
   virtual Result<int64_t> next_sequence(const std::string& name) = 0;
 
   virtual Status log(const MessageLog& entry) = 0;
-  virtual Status enqueue(const OutboxItem& item) = 0;
+  // Queues `item` in the outbox, counted: enqueued() says whether this
+  // transaction gave the outbox anything to send (its workers are woken then).
+  Status enqueue(const OutboxItem& item) {
+    Status s = put_outbox(item);
+    if (s.is_ok()) ++enqueued_;
+    return s;
+  }
+  int64_t enqueued() const { return enqueued_; }
   // Archives a received request; its id for the message-log rows.
   virtual Result<int64_t> archive(const CaptureRef& capture) = 0;
+
+ private:
+  virtual Status put_outbox(const OutboxItem& item) = 0;
+  int64_t enqueued_ = 0;
 };
 
 }  // namespace edihub::store

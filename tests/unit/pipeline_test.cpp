@@ -2,6 +2,10 @@
 // independent software (samples/as2: openssl; samples/as4: hand-written after
 // the phase4 project's): what each stage answers, and what one commit leaves.
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "src/protocols/as2/inbound.h"
 #include "src/protocols/as4/inbound.h"
@@ -95,6 +99,37 @@ TEST_CASE("AS2: a byte-identical retransmission is answered from the stored MDN,
   CHECK(f.log.rows[0].outcome == Outcome::Duplicate);
   CHECK(f.log.rows[0].message_id == "as2:<sample-810-701@acme.example>");
   CHECK(f.rows("captures") == 1);  // the bytes are archived once
+}
+
+TEST_CASE("the outbox is woken when a commit gave it something to send, not for every settled message") {
+  Fixture f;
+  int wakes = 0;
+  f.context.queued = [&] { ++wakes; };
+  const HttpRequest r = f.capture("samples/as2/810-signed-encrypted.as2");
+  SUBCASE("acme asks for no acknowledgment: booked, nothing queued, nobody woken") {
+    CHECK(f.as2(r).outcome == Outcome::Processed);
+    CHECK(f.rows("invoices") == 1);
+    CHECK(f.rows("outbox") == 0);
+    CHECK(wakes == 0);
+  }
+  SUBCASE("acme asks for its 997 in a directory: queued in the commit, the outbox woken once") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("edihub-wake-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::copy(test::source_path("partners"), dir, fs::copy_options::recursive);
+    std::string acme = test::read_file((dir / "acme.xml").string());
+    acme.replace(acme.rfind("</partner>"), 10, "<acknowledgments via=\"dir\" dir=\"acks\"/></partner>");
+    std::ofstream(dir / "acme.xml", std::ios::trunc) << acme;
+    auto loaded = config::Partners::load(dir.string());
+    REQUIRE_MESSAGE(loaded.is_ok(), loaded.status().message());
+    f.partners = std::move(loaded).value();
+    CHECK(f.as2(r).outcome == Outcome::Processed);
+    CHECK(f.rows("outbox") == 1);
+    CHECK(wakes == 1);
+    CHECK(f.as2(r).outcome == Outcome::Duplicate);  // answered from the store: nothing new to send
+    CHECK(wakes == 1);
+    fs::remove_all(dir);
+  }
 }
 
 TEST_CASE("AS2 envelope: refusals from the headers, before anything is stored") {

@@ -222,21 +222,6 @@ class PgTransaction : public Transaction {
                     .add(partner_text(m.detail, 2000))
                     .add(m.capture_id)));
   }
-  Status enqueue(const OutboxItem& i) override {
-    return done(
-        c_.exec("INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers,"
-                " body, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)",
-                Params()
-                    .add(i.partner_id)
-                    .add(i.kind)
-                    .add(i.reference)
-                    .add(i.channel)
-                    .add(i.destination)
-                    .add(i.message_id)
-                    .add(i.headers)
-                    .bytes(i.body)
-                    .add(now_)));
-  }
   Result<int64_t> archive(const CaptureRef& cap) override {
     ASSIGN_OR_RETURN(Rows r,
                      c_.exec("INSERT INTO captures (received_at, partner_id, protocol, message_id, raw_sha256, head,"
@@ -253,6 +238,21 @@ class PgTransaction : public Transaction {
   }
 
  private:
+  Status put_outbox(const OutboxItem& i) override {
+    return done(
+        c_.exec("INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers,"
+                " body, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)",
+                Params()
+                    .add(i.partner_id)
+                    .add(i.kind)
+                    .add(i.reference)
+                    .add(i.channel)
+                    .add(i.destination)
+                    .add(i.message_id)
+                    .add(i.headers)
+                    .bytes(i.body)
+                    .add(now_)));
+  }
   Result<StoredVersion> version(const char* sql, const std::string& partner, const std::string& number) {
     ASSIGN_OR_RETURN(Rows r, c_.exec(sql, Params().add(partner).add(number)));
     StoredVersion v;

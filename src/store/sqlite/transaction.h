@@ -44,10 +44,11 @@ class SqliteTransaction : public Transaction {
   }
   Result<int64_t> next_sequence(const std::string& name) override { return business_.next_sequence(name); }
   Status log(const MessageLog& entry) override { return records_.log(entry, now_); }
-  Status enqueue(const OutboxItem& item) override { return records_.enqueue(item, now_); }
   Result<int64_t> archive(const CaptureRef& capture) override { return records_.archive(capture, now_); }
 
  private:
+  Status put_outbox(const OutboxItem& item) override { return records_.enqueue(item, now_); }
+
   Keys& keys_;
   Business& business_;
   Records& records_;
