@@ -25,6 +25,9 @@ OutboxEntry read_entry(const Stmt& q) {
   return e;
 }
 
+// A row due at ?1: what any_due asks and take_due takes.
+#define OUTBOX_DUE " FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= ?1"
+
 Status done(const Result<int64_t>& r) { return r.is_ok() ? Status::ok() : r.status(); }
 
 Result<std::vector<OutboxEntry>> rows(Stmt& q) {
@@ -38,9 +41,7 @@ Result<std::vector<OutboxEntry>> rows(Stmt& q) {
 
 }  // namespace
 
-Outbox::Outbox(Connection& c)
-    : c_(c),
-      any_due_(c, "SELECT 1 FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= ?1 LIMIT 1") {}
+Outbox::Outbox(Connection& c) : c_(c), any_due_(c, "SELECT 1" OUTBOX_DUE " LIMIT 1") {}
 
 Result<bool> Outbox::any_due(int64_t now_ms) {
   Using q(any_due_);
@@ -49,10 +50,7 @@ Result<bool> Outbox::any_due(int64_t now_ms) {
 }
 
 Result<std::vector<OutboxEntry>> Outbox::take_due(int limit, int64_t now_ms, int64_t lease_ms) {
-  Stmt q(c_, (std::string("SELECT ") + kColumns +
-              " FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= ?1"
-              " ORDER BY next_attempt_at LIMIT ?2")
-                 .c_str());
+  Stmt q(c_, (std::string("SELECT ") + kColumns + OUTBOX_DUE " ORDER BY next_attempt_at LIMIT ?2").c_str());
   q.bind(1, now_ms).bind(2, int64_t{limit});
   Result<std::vector<OutboxEntry>> due = rows(q);
   if (!due.is_ok()) return due;

@@ -27,7 +27,7 @@ class Outbox {
 
  private:
   Connection& c_;
-  Stmt any_due_;  // asked after every settled message: prepared once
+  Stmt any_due_;  // asked on every wake and poll of the outbox workers: prepared once
 };
 
 }  // namespace edihub::store::sqlite

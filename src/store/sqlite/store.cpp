@@ -149,8 +149,8 @@ Status SqliteStore::transact_here(const TransactionWork& work, int64_t lock_wait
 
 Result<std::vector<OutboxEntry>> SqliteStore::due_outbox(int limit, int64_t lease_ms) {
   std::vector<OutboxEntry> due;
-  // Asked after every settled message: most often nothing is due. A read
-  // says so without the write lock the gate's commits queue behind.
+  // Asked on every wake and poll of the outbox workers: often nothing is due.
+  // A read says so without the write lock the gate's commits queue behind.
   ASSIGN_OR_RETURN(bool any, outbox_.any_due(c_->clock_ms()));
   if (!any) return due;
   RETURN_IF_ERROR(transact_here(
