@@ -136,16 +136,7 @@ Result<std::string> Connection::prepared(const std::string& sql, int parameters)
   return prepared_.emplace(sql, name).first->second;
 }
 
-Result<Rows> Connection::exec(const std::string& sql, const Params& p) {
-  ASSIGN_OR_RETURN(std::string name, prepared(sql, static_cast<int>(p.values_.size())));
-  std::vector<const char*> values(p.values_.size());
-  std::vector<int> lengths(p.values_.size());
-  for (size_t i = 0; i < values.size(); ++i) {
-    values[i] = p.nulls_[i] ? nullptr : p.values_[i].data();
-    lengths[i] = static_cast<int>(p.values_[i].size());
-  }
-  PGresult* r = PQexecPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(), lengths.data(),
-                               p.formats_.data(), 1);
+Result<Rows> Connection::rows_of(PGresult* r) {
   const ExecStatusType st = PQresultStatus(r);
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
     Status s = error_from(r, "statement");
@@ -156,7 +147,76 @@ Result<Rows> Connection::exec(const std::string& sql, const Params& p) {
   return Rows(r);
 }
 
+Result<Rows> Connection::exec(const std::string& sql, const Params& p) {
+  ASSIGN_OR_RETURN(std::string name, prepared(sql, static_cast<int>(p.values_.size())));
+  std::vector<const char*> values(p.values_.size());
+  std::vector<int> lengths(p.values_.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = p.nulls_[i] ? nullptr : p.values_[i].data();
+    lengths[i] = static_cast<int>(p.values_[i].size());
+  }
+  if (begin_pending_) return exec_opening(name, values, lengths, p.formats_);
+  return rows_of(PQexecPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(), lengths.data(),
+                                p.formats_.data(), 1));
+}
+
+Result<Rows> Connection::exec_opening(const std::string& name, const std::vector<const char*>& values,
+                                      const std::vector<int>& lengths, const std::vector<int>& formats) {
+  begin_pending_ = false;
+  // set_config(..., true) is SET LOCAL as a statement that takes a parameter.
+  ASSIGN_OR_RETURN(std::string bound, prepared("SELECT set_config('lock_timeout', $1, true)", 1));
+  const std::string timeout = std::to_string(std::max<int64_t>(lock_wait_ms_, 1));
+  const char* timeout_value = timeout.c_str();
+  const bool sent =
+      PQenterPipelineMode(c_) == 1 &&
+      PQsendQueryParams(c_, "BEGIN ISOLATION LEVEL READ COMMITTED", 0, nullptr, nullptr, nullptr, nullptr, 1) == 1 &&
+      PQsendQueryPrepared(c_, bound.c_str(), 1, &timeout_value, nullptr, nullptr, 1) == 1 &&
+      PQsendQueryPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(), lengths.data(),
+                          formats.data(), 1) == 1 &&
+      PQpipelineSync(c_) == 1;
+  // Each statement's result, then the end of the pipeline. A statement after
+  // one that failed answers PGRES_PIPELINE_ABORTED.
+  PGresult* results[3] = {nullptr, nullptr, nullptr};
+  if (sent) {
+    for (PGresult*& r : results) {
+      r = PQgetResult(c_);
+      if (r == nullptr) break;
+      while (PGresult* extra = PQgetResult(c_)) PQclear(extra);  // up to the statement's terminating null
+    }
+  }
+  leave_pipeline();
+  Status failed;
+  if (!sent || results[0] == nullptr || PQresultStatus(results[0]) != PGRES_COMMAND_OK) {
+    failed = error_from(results[0], "begin");
+  } else if (results[1] == nullptr || PQresultStatus(results[1]) != PGRES_TUPLES_OK) {
+    failed = error_from(results[1], "begin");
+  }
+  PQclear(results[0]);
+  PQclear(results[1]);
+  if (!failed.is_ok()) {
+    PQclear(results[2]);
+    return failed;
+  }
+  if (results[2] == nullptr) return error_from(nullptr, "statement");
+  return rows_of(results[2]);
+}
+
+void Connection::leave_pipeline() {
+  // Bounded: a few results at most are left (the ones read above, the sync);
+  // a broken connection gives none and is reset by error_from().
+  for (int i = 0; i < 16 && PQpipelineStatus(c_) != PQ_PIPELINE_OFF; ++i) {
+    if (PQexitPipelineMode(c_) == 1) return;
+    PGresult* r = PQgetResult(c_);
+    if (r == nullptr && PQstatus(c_) != CONNECTION_OK) return;
+    PQclear(r);
+  }
+}
+
 Status Connection::simple(const std::string& sql) {
+  if (begin_pending_) {
+    begin_pending_ = false;
+    return simple(begin_sql() + "; " + sql);
+  }
   PGresult* r = PQexec(c_, sql.c_str());
   const ExecStatusType st = PQresultStatus(r);
   Status s = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::ok() : error_from(r, "command");
@@ -164,13 +224,27 @@ Status Connection::simple(const std::string& sql) {
   return s;
 }
 
+std::string Connection::begin_sql() const {
+  return "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout = " +
+         std::to_string(std::max<int64_t>(lock_wait_ms_, 1));
+}
+
+void Connection::saw_clock(int64_t db_ms) {
+  clock_db_ms_ = db_ms;
+  clock_at_ = std::chrono::steady_clock::now();
+  clock_read_ = true;
+}
+
 Result<int64_t> Connection::begin(int64_t lock_wait_ms) {
   lock_wait_ms_ = lock_wait_ms;
+  const auto since = std::chrono::steady_clock::now() - clock_at_;
+  if (clock_read_ && since < kClockReuse) {
+    begin_pending_ = true;
+    return clock_db_ms_ + std::chrono::duration_cast<std::chrono::milliseconds>(since).count() + options_.clock_skew_ms;
+  }
   // One round trip (the simple query protocol runs them in order and answers
   // with the last): the transaction, its lock bound and its clock.
-  const std::string sql = "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout = " +
-                          std::to_string(std::max<int64_t>(lock_wait_ms, 1)) +
-                          "; SELECT (extract(epoch FROM now()) * 1000)::bigint";
+  const std::string sql = begin_sql() + "; SELECT (extract(epoch FROM now()) * 1000)::bigint";
   PGresult* r = PQexec(c_, sql.c_str());
   if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
     Status s = error_from(r, "begin");
@@ -178,14 +252,24 @@ Result<int64_t> Connection::begin(int64_t lock_wait_ms) {
     if (PQtransactionStatus(c_) != PQTRANS_IDLE) rollback();
     return s;
   }
-  const int64_t now = std::atoll(PQgetvalue(r, 0, 0)) + options_.clock_skew_ms;
+  saw_clock(std::atoll(PQgetvalue(r, 0, 0)));
   PQclear(r);
-  return now;
+  return clock_db_ms_ + options_.clock_skew_ms;
 }
 
-Status Connection::commit() { return simple("COMMIT"); }
+Status Connection::commit() {
+  if (begin_pending_) {  // nothing was sent: nothing to commit
+    begin_pending_ = false;
+    return Status::ok();
+  }
+  return simple("COMMIT");
+}
 
 void Connection::rollback() {
+  if (begin_pending_) {
+    begin_pending_ = false;
+    return;
+  }
   PGresult* r = PQexec(c_, "ROLLBACK");
   PQclear(r);
 }
@@ -242,7 +326,8 @@ Status Connection::migrate() {
 
 Result<int64_t> Connection::clock_ms() {
   ASSIGN_OR_RETURN(Rows r, exec("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint"));
-  return r.int64(0, 0) + options_.clock_skew_ms;
+  saw_clock(r.int64(0, 0));
+  return clock_db_ms_ + options_.clock_skew_ms;
 }
 
 }  // namespace edihub::store::postgresql

@@ -7,6 +7,7 @@
 
 #include <libpq-fe.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -63,12 +64,20 @@ class Connection {
   Status simple(const std::string& sql);
 
   // BEGIN with lock waits bounded by `lock_wait_ms`; the transaction's
-  // clock (the database's now(), plus the test skew).
+  // clock (the database's clock, plus the test skew).
+  //
+  // Within kClockReuse of the last time this connection read the database's
+  // clock, the clock is that reading carried forward by the steady clock, and
+  // nothing is sent yet: BEGIN and the lock bound go with the transaction's
+  // first statement, in one round trip (libpq's pipeline mode). Otherwise
+  // BEGIN, the lock bound and a clock reading are one round trip of their own.
   Result<int64_t> begin(int64_t lock_wait_ms);
   Status commit();
   void rollback();
   // The database's clock now, plus the test skew.
   Result<int64_t> clock_ms();
+  // How long a reading of the database's clock is carried forward.
+  static constexpr std::chrono::milliseconds kClockReuse{1000};
   // The same clock as an SQL expression (a literal: no parameter), for a
   // statement to read it without a round trip of its own.
   std::string now_sql() const {
@@ -84,6 +93,18 @@ class Connection {
  private:
   Connection(PGconn* c, StoreOptions options) : c_(c), options_(std::move(options)) {}
   Status error_from(PGresult* r, const char* what);
+  // A finished statement's result as Rows, or its error.
+  Result<Rows> rows_of(PGresult* r);
+  // The first statement of a transaction whose BEGIN was not sent yet: BEGIN,
+  // the lock bound and the statement in one pipeline, one round trip.
+  Result<Rows> exec_opening(const std::string& name, const std::vector<const char*>& values,
+                            const std::vector<int>& lengths, const std::vector<int>& formats);
+  // Leaves pipeline mode, whatever was left unread.
+  void leave_pipeline();
+  // BEGIN and the lock bound as SQL, for the simple query protocol.
+  std::string begin_sql() const;
+  // Remembers a reading of the database's clock (without the skew).
+  void saw_clock(int64_t db_ms);
   // The statement's name on this connection, prepared on first use.
   Result<std::string> prepared(const std::string& sql, int parameters);
   Status migrate();
@@ -92,6 +113,12 @@ class Connection {
   StoreOptions options_;
   std::unordered_map<std::string, std::string> prepared_;  // SQL -> statement name
   int64_t lock_wait_ms_ = 0;
+  // begin() returned, BEGIN not sent: the next statement sends it.
+  bool begin_pending_ = false;
+  // The last reading of the database's clock and when it was made.
+  int64_t clock_db_ms_ = 0;
+  std::chrono::steady_clock::time_point clock_at_{};
+  bool clock_read_ = false;
   bool retryable_ = false;
   int schema_version_ = 0;
 };
