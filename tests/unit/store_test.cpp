@@ -186,13 +186,13 @@ TEST_CASE("a key another transaction is writing is waited for at most the given 
                 return in.is_ok() ? Status::ok() : in.status();
               },
               100);
-          // Ten times the bound: a bound that was not applied waits for the
-          // holder, or for PostgreSQL's default of forever.
           waited = std::chrono::steady_clock::now() - start;
           return Status::ok();
         },
         1000);
     REQUIRE(outer.is_ok());
+    // Ten times the bound: a bound that was not applied waits for the
+    // holder, or for PostgreSQL's default of forever.
     CHECK(waited < std::chrono::milliseconds(1000));
     CHECK(inner.kind() == Status::Kind::Transient);
     CHECK(inner.message() == "store busy: no write lock within 100 ms");

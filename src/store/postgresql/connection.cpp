@@ -14,6 +14,9 @@ namespace {
 
 constexpr Oid kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23;
 
+// Every transaction's BEGIN, whether it goes alone or in a pipeline.
+constexpr const char* kBegin = "BEGIN ISOLATION LEVEL READ COMMITTED";
+
 std::string trimmed(const char* message) {
   std::string m = message == nullptr ? "" : message;
   while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
@@ -165,15 +168,14 @@ Result<Rows> Connection::exec_opening(const std::string& name, const std::vector
   begin_pending_ = false;
   // set_config(..., true) is SET LOCAL as a statement that takes a parameter.
   ASSIGN_OR_RETURN(std::string bound, prepared("SELECT set_config('lock_timeout', $1, true)", 1));
-  const std::string timeout = std::to_string(std::max<int64_t>(lock_wait_ms_, 1));
+  const std::string timeout = lock_bound();
   const char* timeout_value = timeout.c_str();
-  const bool sent =
-      PQenterPipelineMode(c_) == 1 &&
-      PQsendQueryParams(c_, "BEGIN ISOLATION LEVEL READ COMMITTED", 0, nullptr, nullptr, nullptr, nullptr, 1) == 1 &&
-      PQsendQueryPrepared(c_, bound.c_str(), 1, &timeout_value, nullptr, nullptr, 1) == 1 &&
-      PQsendQueryPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(), lengths.data(),
-                          formats.data(), 1) == 1 &&
-      PQpipelineSync(c_) == 1;
+  const bool sent = PQenterPipelineMode(c_) == 1 &&
+                    PQsendQueryParams(c_, kBegin, 0, nullptr, nullptr, nullptr, nullptr, 1) == 1 &&
+                    PQsendQueryPrepared(c_, bound.c_str(), 1, &timeout_value, nullptr, nullptr, 1) == 1 &&
+                    PQsendQueryPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(),
+                                        lengths.data(), formats.data(), 1) == 1 &&
+                    PQpipelineSync(c_) == 1;
   // Each statement's result, then the end of the pipeline. A statement after
   // one that failed answers PGRES_PIPELINE_ABORTED.
   PGresult* results[3] = {nullptr, nullptr, nullptr};
@@ -224,10 +226,9 @@ Status Connection::simple(const std::string& sql) {
   return s;
 }
 
-std::string Connection::begin_sql() const {
-  return "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout = " +
-         std::to_string(std::max<int64_t>(lock_wait_ms_, 1));
-}
+std::string Connection::lock_bound() const { return std::to_string(std::max<int64_t>(lock_wait_ms_, 1)); }
+
+std::string Connection::begin_sql() const { return std::string(kBegin) + "; SET LOCAL lock_timeout = " + lock_bound(); }
 
 void Connection::saw_clock(int64_t db_ms) {
   clock_db_ms_ = db_ms;

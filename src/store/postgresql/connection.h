@@ -101,6 +101,8 @@ class Connection {
                             const std::vector<int>& lengths, const std::vector<int>& formats);
   // Leaves pipeline mode, whatever was left unread.
   void leave_pipeline();
+  // lock_timeout for this transaction, in ms (0 would mean no bound).
+  std::string lock_bound() const;
   // BEGIN and the lock bound as SQL, for the simple query protocol.
   std::string begin_sql() const;
   // Remembers a reading of the database's clock (without the skew).
