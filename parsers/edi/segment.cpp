@@ -1,10 +1,14 @@
 #include "parsers/edi/segment.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if defined(__x86_64__)
+#include <immintrin.h>
 #endif
 
 namespace edihub::edi {
@@ -140,19 +144,6 @@ bool valid_tag(std::string_view tag) {
   return true;
 }
 
-void SegmentScanner::reset(const Delimiters& d, const ScanOptions& options) {
-  d_ = d;
-  options_ = options;
-  strip_breaks_ = options.ignore_line_breaks && !d.uses_line_breaks();
-  const char term = d.terminator.bytes[0];
-  // Unused slots repeat the terminator, so they classify nothing new.
-  special_[0] = term;
-  special_[1] = d.release != 0 ? d.release : term;
-  special_[2] = strip_breaks_ ? '\r' : term;
-  special_[3] = strip_breaks_ ? '\n' : term;
-  cache_data_ = nullptr;
-}
-
 namespace {
 
 // Bit i set when p[i] is one of the four special characters; n <= 64.
@@ -176,17 +167,62 @@ uint64_t classify(const char* p, size_t n, const char special[4]) {
   return mask;
 }
 
+uint64_t classify_block(const char* p, const char special[4]) { return classify(p, 64, special); }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// The same for a whole block, 32 bytes at a time, where the CPU has AVX2.
+__attribute__((target("avx2"))) uint64_t classify_block_avx2(const char* p, const char special[4]) {
+  const __m256i a = _mm256_set1_epi8(special[0]), b = _mm256_set1_epi8(special[1]);
+  const __m256i c = _mm256_set1_epi8(special[2]), d = _mm256_set1_epi8(special[3]);
+  const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+  const __m256i mx = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, a), _mm256_cmpeq_epi8(x, b)),
+                                     _mm256_or_si256(_mm256_cmpeq_epi8(x, c), _mm256_cmpeq_epi8(x, d)));
+  const __m256i my = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(y, a), _mm256_cmpeq_epi8(y, b)),
+                                     _mm256_or_si256(_mm256_cmpeq_epi8(y, c), _mm256_cmpeq_epi8(y, d)));
+  return static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(mx))) |
+         static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(my))) << 32;
+}
+#endif
+
+using BlockClassifier = uint64_t (*)(const char*, const char[4]);
+
+// Chosen once per process: the widest the CPU runs.
+BlockClassifier block_classifier() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const BlockClassifier chosen = __builtin_cpu_supports("avx2") ? classify_block_avx2 : classify_block;
+  return chosen;
+#else
+  return classify_block;
+#endif
+}
+
 }  // namespace
 
-uint64_t SegmentScanner::mask_at(std::string_view buf, size_t block) {
+inline uint64_t SegmentScanner::mask_at(std::string_view buf, size_t block) {
   const size_t n = std::min<size_t>(64, buf.size() - block);
   if (n < 64) return classify(buf.data() + block, n, special_);  // the tail may still grow
   if (cache_data_ == buf.data() && cache_base_ == base_ && cache_block_ == block) return cache_mask_;
   cache_data_ = buf.data();
   cache_base_ = base_;
   cache_block_ = block;
-  cache_mask_ = classify(buf.data() + block, 64, special_);
+  cache_mask_ = classify_block_(buf.data() + block, special_);
   return cache_mask_;
+}
+
+void SegmentScanner::reset(const Delimiters& d, const ScanOptions& options) {
+  d_ = d;
+  options_ = options;
+  strip_breaks_ = options.ignore_line_breaks && !d.uses_line_breaks();
+  const char term = d.terminator.bytes[0];
+  // Unused slots repeat the terminator, so they classify nothing new.
+  special_[0] = term;
+  special_[1] = d.release != 0 ? d.release : term;
+  special_[2] = strip_breaks_ ? '\r' : term;
+  special_[3] = strip_breaks_ ? '\n' : term;
+  cache_data_ = nullptr;
+  classify_block_ = block_classifier();
+  set_tag_classes();
 }
 
 // Long on purpose: the hot loop of the segment scanner, kept whole for speed.
@@ -337,60 +373,92 @@ inline bool envelope_tag(const char* t, size_t len, SegmentScanner::Envelope e) 
 
 }  // namespace
 
+void SegmentScanner::set_tag_classes() {
+  // What a byte can be in a tag, whatever the delimiters: made once.
+  static const auto kFixed = [] {
+    std::array<uint8_t, 256> t{};
+    for (int c = 0; c < 256; ++c) {
+      const char ch = static_cast<char>(c);
+      uint8_t k = 0;
+      if (upper(ch)) k |= kUpper;
+      if (upper_or_digit(ch)) k |= kAlnum;
+      if (ch == 'S' || ch == 'G' || ch == 'I') k |= kX12Envelope;
+      if (ch == 'U') k |= kEdifactEnvelope;
+      t[static_cast<size_t>(c)] = k;
+    }
+    return t;
+  }();
+  std::memcpy(tag_class_, kFixed.data(), sizeof tag_class_);
+  tag_class_[static_cast<unsigned char>(d_.element)] |= kTagEnd;
+  tag_class_[static_cast<unsigned char>(d_.terminator.bytes[0])] |= kTagEnd;
+}
+
+// Long on purpose: the bulk loop of the scanner, kept whole for speed.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 SegmentScanner::Skipped SegmentScanner::skip_plain(std::string_view buf, size_t* pos, uint64_t base,
                                                    Envelope envelope) {
   Skipped out;
   if (d_.terminator.size != 1 || d_.terminator.is_line_break()) return out;
   base_ = base;
   const char term = d_.terminator.bytes[0];
-  const char sep = d_.element;
   // Letters or digits as service characters (INVALID_DELIMITERS) would split
   // tags the way next() does not: leave such interchanges to next().
-  if (upper_or_digit(sep) || upper_or_digit(d_.component) || upper_or_digit(term) || upper_or_digit(d_.release))
+  if (upper_or_digit(d_.element) || upper_or_digit(d_.component) || upper_or_digit(term) || upper_or_digit(d_.release))
     return out;
+  const uint8_t envelope_first = envelope == Envelope::X12 ? kX12Envelope : kEdifactEnvelope;
+  const uint8_t* cls = tag_class_;
   const size_t size = buf.size();
   const char* data = buf.data();
+  const size_t max_bytes = options_.max_segment_bytes;
   size_t p = *pos;
   size_t block = p & ~size_t{63};
   if (block >= size) return out;
-  // Special characters from `block` on, those before the current position
-  // dropped as the scan moves.
-  uint64_t mask = mask_at(buf, block);
+  uint64_t count = 0;
+  size_t last_start = 0;
+  // Special characters from `block` on; those before `from` dropped.
+  auto load = [&](size_t from) {
+    uint64_t m = block + 64 <= size ? classify_block_(data + block, special_) : mask_at(buf, block);
+    if (from > block) m &= from - block < 64 ? ~uint64_t{0} << (from - block) : 0;
+    return m;
+  };
+  uint64_t mask = load(p);
   while (true) {
     // CR LF, LF or nothing after the last terminator; anything else is next()'s.
     size_t start = p;
     if (start + 6 > size) break;
     start += data[start] == '\r';
     start += data[start] == '\n';
-    // Tag: 2 or 3 letters/digits, then an element separator or the terminator.
-    const size_t len = data[start + 2] == sep || data[start + 2] == term ? 2 : 3;
-    if (len == 3 && data[start + 3] != sep && data[start + 3] != term) break;
-    if (!upper(data[start]) || !upper_or_digit(data[start + 1]) || (len == 3 && !upper_or_digit(data[start + 2])))
-      break;
-    if (envelope_tag(data + start, len, envelope)) break;
+    // Tag: 2 or 3 letters/digits, then an element separator or the terminator;
+    // tested without branches (2 or 3 follows the data).
+    const auto* tag = reinterpret_cast<const unsigned char*>(data + start);
+    const unsigned c0 = cls[tag[0]], c1 = cls[tag[1]], c2 = cls[tag[2]], c3 = cls[tag[3]];
+    const unsigned three = (c2 & kTagEnd) == 0;
+    const unsigned bad =
+        ((c0 & kUpper) == 0) | ((c1 & kAlnum) == 0) | (three & (((c2 & kAlnum) == 0) | ((c3 & kTagEnd) == 0)));
+    if (bad != 0) break;
+    if ((c0 & envelope_first) != 0 && envelope_tag(data + start, 2 + three, envelope)) break;
     // The first special character from the tag on must be this segment's terminator.
-    size_t i;
-    while (true) {
-      if (mask == 0) {
-        block += 64;
-        if (block >= size || block - start > options_.max_segment_bytes) goto done;
-        mask = mask_at(buf, block);
-        continue;
-      }
-      i = block + static_cast<size_t>(__builtin_ctzll(mask));
-      if (i >= start) break;
-      mask &= mask - 1;
+    const size_t off = start - block;
+    mask &= off < 64 ? ~uint64_t{0} << off : 0;
+    while (mask == 0) {
+      block += 64;
+      if (block >= size || block - start > max_bytes) goto done;
+      mask = load(start);
     }
-    if (data[i] != term) break;
-    if (i - start > options_.max_segment_bytes) break;  // next() reports it as too long
+    const size_t i = block + static_cast<size_t>(__builtin_ctzll(mask));
+    if (data[i] != term || i - start > max_bytes) break;  // next() reads it, or reports it as too long
     mask &= mask - 1;
-    ++out.count;
-    out.last_offset = base + start;
-    out.last_end = base + i + 1;
+    ++count;
+    last_start = start;
     p = i + 1;
   }
 done:
-  if (out.count > 0) *pos = p;
+  if (count > 0) {
+    out.count = count;
+    out.last_offset = base + last_start;
+    out.last_end = base + p;
+    *pos = p;
+  }
   return out;
 }
 

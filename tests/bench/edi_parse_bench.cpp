@@ -6,10 +6,13 @@
 // errors are counted. With --in-memory the file is read first and parsed
 // from memory (Parser::feed, one call); with --memchr the same bytes are only
 // searched for the segment terminator with memchr: the floor a parser is
-// measured against (what finding every segment costs, nothing else).
+// measured against (what finding every segment costs, nothing else). Both
+// in-memory modes run kMemoryRuns times over the same bytes and print the
+// fastest run.
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -48,6 +51,8 @@ std::string read_all(const char* path) {
   return out.str();
 }
 
+constexpr int kMemoryRuns = 5;
+
 // X12's terminator follows the 105 bytes of the ISA; EDIFACT's is UNA's
 // sixth service character, or ' by default.
 char terminator_of(const std::string& bytes) {
@@ -61,14 +66,18 @@ int memchr_floor(const char* path) {
   const std::string bytes = read_all(path);
   const char term = terminator_of(bytes);
   uint64_t segments = 0;
-  auto start = std::chrono::steady_clock::now();
-  const char* p = bytes.data();
-  const char* end = p + bytes.size();
-  while (const void* hit = std::memchr(p, term, static_cast<size_t>(end - p))) {
-    ++segments;
-    p = static_cast<const char*>(hit) + 1;
+  double seconds = 1e9;
+  for (int run = 0; run < kMemoryRuns; ++run) {
+    segments = 0;
+    auto start = std::chrono::steady_clock::now();
+    const char* p = bytes.data();
+    const char* end = p + bytes.size();
+    while (const void* hit = std::memchr(p, term, static_cast<size_t>(end - p))) {
+      ++segments;
+      p = static_cast<const char*>(hit) + 1;
+    }
+    seconds = std::min(seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
       "{\"parser\":\"memchr floor\",\"floor\":true,\"bytes\":%zu,\"seconds\":%.4f,\"mb_per_s\":%.1f,"
       "\"terminators\":%llu}\n",
@@ -107,15 +116,19 @@ int main(int argc, char** argv) {
   };
   auto error = [&](edihub::edi::EnvelopeError&&) { ++errors; };
   const std::string bytes = in_memory ? read_all(path) : std::string();
-  auto start = std::chrono::steady_clock::now();
   bool ok = true;
-  if (in_memory) {
-    edihub::edi::Parser parser(options, count, error);
-    parser.feed(bytes, true);
-  } else {
-    ok = edihub::cli::stream_edi_file(path, options, count, error, &io_error);
+  double seconds = 1e9;
+  for (int run = 0; run < (in_memory ? kMemoryRuns : 1); ++run) {
+    interchanges = messages = segments = errors = 0;
+    auto start = std::chrono::steady_clock::now();
+    if (in_memory) {
+      edihub::edi::Parser parser(options, count, error);
+      parser.feed(bytes, true);
+    } else {
+      ok = edihub::cli::stream_edi_file(path, options, count, error, &io_error);
+    }
+    seconds = std::min(seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!ok) {
     std::fprintf(stderr, "%s\n", io_error.c_str());
     return 1;

@@ -2,6 +2,8 @@
 
 #include "parsers/edi/segment.h"
 #include "parsers/edifact/una.h"
+#include "parsers/x12/isa.h"
+#include "tests/unit/test_util.h"
 
 using namespace edihub::edi;
 
@@ -90,4 +92,54 @@ TEST_CASE("scanner: a segment longer than the bound is refused") {
   size_t pos = 0;
   Segment s;
   CHECK(sc.next(buf, &pos, false, 0, &s) == SegmentScanner::Status::TooLong);
+}
+
+namespace {
+std::string good_replace(std::string s, const std::string& from, const std::string& to) {
+  auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+}  // namespace
+
+TEST_CASE("an ISA reads the same from a long buffer (fixed-width fast path) as at the end of the input") {
+  const std::string good = edihub::test::isa();
+  auto replaced = [&](const std::string& from, const std::string& to) { return good_replace(good, from, to); };
+  const std::string cases[] = {
+      good,
+      edihub::test::isa('|'),
+      edihub::test::isa('*', "^", "00501"),
+      replaced("SENDER         ", "SENDER        "),    // 105 characters
+      replaced("SENDER         ", "SENDER          "),  // 107
+      replaced("SENDER         ", "SEND*R         "),   // a separator inside an element
+      replaced("RECEIVER       ", "RECEIV\r\nER       "),
+      replaced("*>~", "**~"),  // ISA16 is the element separator
+      replaced("*>~", "*>\n"),
+  };
+  for (const std::string& header : cases) {
+    CAPTURE(header);
+    edihub::x12::IsaHeader at_end, in_long;
+    std::string why_end, why_long;
+    const auto status_end = edihub::x12::read_isa(header, 0, true, &at_end, &why_end);
+    const std::string long_input = header + std::string(200, 'X');
+    const auto status_long = edihub::x12::read_isa(long_input, 0, true, &in_long, &why_long);
+    REQUIRE(status_end == status_long);  // padding has no separator: an invalid header stays invalid
+    if (status_end != edihub::x12::IsaStatus::Ok) continue;
+    CHECK(in_long.elements == at_end.elements);
+    CHECK(in_long.length == at_end.length);
+    CHECK(in_long.raw_length == at_end.raw_length);
+    CHECK(in_long.problems == at_end.problems);
+    CHECK(in_long.delimiters.element == at_end.delimiters.element);
+    CHECK(in_long.delimiters.component == at_end.delimiters.component);
+    CHECK(in_long.delimiters.repetition == at_end.delimiters.repetition);
+    CHECK(in_long.delimiters.terminator.bytes[0] == at_end.delimiters.terminator.bytes[0]);
+  }
+  // The well-formed header is what the fast path reads: the values it gives.
+  edihub::x12::IsaHeader h;
+  std::string why;
+  REQUIRE(edihub::x12::read_isa(good + std::string(200, 'X'), 0, true, &h, &why) == edihub::x12::IsaStatus::Ok);
+  CHECK(h.length == 106);
+  CHECK(h.elements[6] == "SENDER         ");
+  CHECK(h.elements[16] == ">");
+  CHECK(h.delimiters.terminator.bytes[0] == '~');
 }
