@@ -13,9 +13,9 @@ using xml::local_name;
 using xml::namespace_of;
 using xml::text;
 
-std::string PartInfo::property(std::string_view name) const {
-  for (const auto& [k, v] : properties)
-    if (k == name) return v;
+std::string property_value(const Properties& properties, std::string_view name) {
+  for (const Property& p : properties)
+    if (p.name == name) return p.value;
   return {};
 }
 
@@ -33,6 +33,8 @@ Error ebms_error(std::string_view code, std::string detail) {
     e.short_description = "EmptyMessagePartitionChannel";
   else if (code == "EBMS:0009")
     e.short_description = "InvalidHeader";
+  else if (code == "EBMS:0010")
+    e.short_description = "ProcessingModeMismatch";
   else if (code == "EBMS:0101")
     e.short_description = "FailedAuthentication";
   else if (code == "EBMS:0102")
@@ -124,7 +126,8 @@ Error parse_user_message(std::string_view bytes, UserMessage* out, const Limits&
 
   if (pugi::xml_node props = child(um, kEbmsNs, "MessageProperties"))
     for (pugi::xml_node p : props.children())
-      if (is(p, kEbmsNs, "Property")) m.message_properties.emplace_back(attribute(p, "name"), text(p));
+      if (is(p, kEbmsNs, "Property"))
+        m.message_properties.push_back({attribute(p, "name"), text(p), attribute(p, "type")});
 
   if (pugi::xml_node payload = child(um, kEbmsNs, "PayloadInfo")) {
     for (pugi::xml_node part : payload.children()) {
@@ -135,7 +138,8 @@ Error parse_user_message(std::string_view bytes, UserMessage* out, const Limits&
       pi.href = attribute(part, "href");
       if (pugi::xml_node props = child(part, kEbmsNs, "PartProperties"))
         for (pugi::xml_node p : props.children())
-          if (is(p, kEbmsNs, "Property")) pi.properties.emplace_back(attribute(p, "name"), text(p));
+          if (is(p, kEbmsNs, "Property"))
+            pi.properties.push_back({attribute(p, "name"), text(p), attribute(p, "type")});
       m.parts.push_back(std::move(pi));
     }
   }
@@ -235,6 +239,7 @@ std::string build_error(const SignalInfo& info, const Error& error) {
   pugi::xml_node d = e.append_child("eb:Description");
   d.append_attribute("xml:lang") = "en";
   d.text() = error.detail.c_str();
+  if (!error.error_detail.empty()) e.append_child("eb:ErrorDetail").text() = error.error_detail.c_str();
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + xml::print(doc);
 }
 

@@ -19,17 +19,25 @@ inline constexpr std::string_view kSoap12Ns = "http://www.w3.org/2003/05/soap-en
 inline constexpr std::string_view kSoap11Ns = "http://schemas.xmlsoap.org/soap/envelope/";
 inline constexpr std::string_view kEbmsNs = "http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/";
 
-using Properties = std::vector<std::pair<std::string, std::string>>;
+// An eb:Property: its name, value and (Peppol's originalSender and
+// finalRecipient carry one) its type attribute.
+struct Property {
+  std::string name, value, type;
+};
+using Properties = std::vector<Property>;
 
 struct Party {
   std::string id;
   std::string type;  // may be empty
 };
 
+// The value of the first property named `name`, or empty.
+std::string property_value(const Properties& properties, std::string_view name);
+
 struct PartInfo {
   std::string href;       // "cid:..." for an attachment, "#id" or empty for the SOAP body
   Properties properties;  // PartProperties: MimeType, CharacterSet, CompressionType ...
-  std::string property(std::string_view name) const;
+  std::string property(std::string_view name) const { return property_value(properties, name); }
 };
 
 struct UserMessage {
@@ -53,6 +61,7 @@ struct Error {
   std::string code;                  // "EBMS:0009"
   std::string short_description;     // "InvalidHeader"
   std::string detail;                // what was wrong, for the partner's operator
+  std::string error_detail;          // eb:ErrorDetail, when a profile fixes one (Peppol's PEPPOL:NOT_SERVICED)
   std::string severity = "failure";  // "warning" only for EBMS:0006, which is an answer, not a fault
   explicit operator bool() const { return !code.empty(); }
 };

@@ -19,6 +19,7 @@
 #include "src/common/partner_text.h"
 #include "src/config/gateway.h"
 #include "src/gate/heartbeat.h"
+#include "src/protocols/peppol/network.h"
 #include "src/replay/replay.h"
 
 namespace edihub::cli {
@@ -71,13 +72,17 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_;
 };
 
-// Our identities (for decryption, MDN signatures, the AS4 party).
+// Our identities (for decryption, MDN signatures, the AS4 party), and the
+// Peppol network (*network, kept by the caller as long as the settings).
 Result<std::pair<as2::Settings, as4::Settings>> load_settings(const config::Gateway& gw,
-                                                              const config::Partners& partners) {
+                                                              const config::Partners& partners,
+                                                              std::unique_ptr<peppol::PeppolNetwork>* network) {
   auto as2_settings = as2::Settings::from_config(gw, partners);
   if (!as2_settings.is_ok()) return as2_settings.status();
   auto as4_settings = as4::Settings::from_config(gw, partners);
   if (!as4_settings.is_ok()) return as4_settings.status();
+  ASSIGN_OR_RETURN(*network, peppol::PeppolNetwork::from_config(gw, partners));
+  as4_settings->network = network->get();
   return std::make_pair(std::move(as2_settings.value()), std::move(as4_settings.value()));
 }
 
@@ -187,7 +192,8 @@ int run_replay(const Args& command_line, std::ostream& out, std::ostream& err) {
   context.transport = "replay";
   context.ours = &gw->edi_ids;
   if (!args.value("partner").empty()) context.expected_partner = args.value("partner");
-  replay::Replayer replayer(context, *store, [&] { return load_settings(*gw, *partners); });
+  std::unique_ptr<peppol::PeppolNetwork> network;
+  replay::Replayer replayer(context, *store, [&] { return load_settings(*gw, *partners, &network); });
 
   bool problems = false, store_trouble = false;
   const std::string mdn_out = args.value("mdn-out");

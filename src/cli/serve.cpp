@@ -13,6 +13,7 @@
 #include "src/gate/heartbeat.h"
 #include "src/protocols/as2/outbound.h"
 #include "src/protocols/as4/outbound.h"
+#include "src/protocols/peppol/network.h"
 #include "src/server/gateway_outbox.h"
 #include "src/server/server.h"
 
@@ -100,6 +101,12 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
     err << "edihub serve: " << as4_settings.status().message() << "\n";
     return kUsage;
   }
+  auto peppol_network = peppol::PeppolNetwork::from_config(gw, partners.value());
+  if (!peppol_network.is_ok()) {
+    err << "edihub serve: " << peppol_network.status().message() << "\n";
+    return kUsage;
+  }
+  as4_settings->network = peppol_network->get();
   server::Server server(gw, partners.value(), as2_settings.value(), as4_settings.value(), gate,
                         [&delivery] { delivery.wake(); });
   Status started = server.start();
@@ -112,6 +119,9 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   out << "edihub: AS2 id " << gw.as2_id << " listening on " << (gw.tls_cert.empty() ? "http" : "https") << "://"
       << gw.address << ":" << server.port() << gw.as2_path << " (store " << gw.store_uri << ", "
       << partners->all().size() << " partners)" << std::endl;
+  if (gw.peppol.enabled)
+    out << "edihub: Peppol access point " << gw.peppol.seat << " on /as4 for " << gw.peppol.participants.size()
+        << " participant" << (gw.peppol.participants.size() == 1 ? "" : "s") << std::endl;
   if (server.metrics_port() >= 0)
     out << "edihub: metrics on http://" << gw.metrics_address << ":" << server.metrics_port() << "/metrics"
         << std::endl;

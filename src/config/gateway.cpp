@@ -132,6 +132,47 @@ Status read_listeners(pugi::xml_node root, const std::string& path,
   return Status::ok();
 }
 
+// <peppol seat>: our access point, the participants we receive for, whom we trust.
+Status read_peppol(pugi::xml_node root, const std::string& path, const std::function<std::string(const char*)>& resolve,
+                   Gateway* out) {
+  pugi::xml_node p = root.child("peppol");
+  if (!p) return Status::ok();
+  Peppol& peppol = out->peppol;
+  peppol.enabled = true;
+  peppol.seat = p.attribute("seat").as_string();
+  if (peppol.seat.empty() || peppol.seat.size() > 64)
+    return Status::invalid(path +
+                           ": <peppol> needs seat, our access point's seat id (its certificate's CN, 1-64 "
+                           "characters), e.g. seat=\"POP000999\"");
+  for (pugi::xml_node participant : p.children("participant")) {
+    std::string id = participant.attribute("id").as_string();
+    const size_t colon = id.find(':');
+    if (colon == 0 || colon == std::string::npos || colon + 1 == id.size() || id.size() > 64)
+      return Status::invalid(path +
+                             ": <peppol><participant id> must be a participant identifier SCHEME:VALUE "
+                             "(iso6523-actorid-upis), e.g. 0088:5790000435951, not '" +
+                             id + "'");
+    peppol.participants.push_back(std::move(id));
+  }
+  if (peppol.participants.empty())
+    return Status::invalid(path + ": <peppol> lists no <participant id/>: every document would be refused");
+  for (pugi::xml_node ca : p.children("ap-ca")) {
+    if (!ca.attribute("file")) return Status::invalid(path + ": <peppol><ap-ca> needs a file attribute");
+    peppol.ap_cas.push_back(resolve(ca.attribute("file").value()));
+  }
+  if (peppol.ap_cas.empty())
+    return Status::invalid(path + ": <peppol> lists no <ap-ca file/>: no sending access point could be trusted");
+  for (pugi::xml_node crl : p.children("crl")) {
+    if (!crl.attribute("file")) return Status::invalid(path + ": <peppol><crl> needs a file attribute");
+    peppol.crls.push_back(resolve(crl.attribute("file").value()));
+  }
+  if (peppol.crls.empty())
+    out->warnings.push_back(path +
+                            ": <peppol> has no <crl file/>: a revoked access point certificate is not "
+                            "recognised as revoked");
+  return Status::ok();
+}
+
 }  // namespace
 
 Result<Gateway> Gateway::load(const std::string& path) {
@@ -172,6 +213,7 @@ Result<Gateway> Gateway::load(const std::string& path) {
     g.archive_retention_days = a.attribute("retention-days").as_int(90);
   }
   RETURN_IF_ERROR(read_limits(root, path, &g));
+  RETURN_IF_ERROR(read_peppol(root, path, resolve, &g));
   if (pugi::xml_node d = root.child("documents")) {
     Result<Partner::Documents> documents = read_documents(d, path, resolve);
     if (!documents.is_ok()) return documents.status();

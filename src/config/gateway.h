@@ -27,6 +27,11 @@
 //     </console>
 //     <log format="text|json"/>   (a crashed worker's keys are taken
 //                                                      over after the lease)
+//     <peppol seat="POP000999">                   (a Peppol receiving access point: AS4 messages
+//       <participant id="0088:5790000435951"/>      from APs whose profiles have <peppol seat>;
+//       <ap-ca file="certs/peppol-ap-ca.pem"/>      participants repeatable: those we receive for;
+//       <crl file="certs/peppol-ap.crl"/>           ap-ca and crl repeatable)
+//     </peppol>
 //   </edihub>
 #pragma once
 
@@ -40,6 +45,19 @@ namespace edihub::config {
 
 struct IdentityFiles {
   std::string cert, key;
+};
+
+// <peppol>: edihub as a Peppol receiving access point (C3). Our seat id is
+// our AP certificate's CN and the eb:To PartyId senders address; the
+// participants are the receivers (C4) we accept documents for; a sending
+// AP's certificate must chain to one of the AP CAs, be within its validity
+// and not be revoked by one of the CRLs.
+struct Peppol {
+  bool enabled = false;
+  std::string seat;                       // eb:To PartyId, type urn:fdc:peppol.eu:2017:identifiers:ap
+  std::vector<std::string> participants;  // iso6523-actorid-upis values, "0088:5790000435951"
+  std::vector<std::string> ap_cas;        // PEM files, resolved paths (several: the PKI generation change)
+  std::vector<std::string> crls;          // PEM or DER files, resolved paths
 };
 
 // ZZ:EDIHUB and 5400000000009:14, the demo's (samples/edi are addressed to them).
@@ -88,6 +106,7 @@ struct Gateway {
   int wait_seconds = 10;
   int owner_timeout_seconds = 10;  // a lease owner silent this long is gone (its leases taken over)
   std::string node_id;             // <gate node-id>: default the host name and listen port
+  Peppol peppol;                   // <peppol>: off without it
 
   // The defaults without a file: the demo identity in partners/certs.
   static Gateway defaults();

@@ -376,6 +376,24 @@ class ProfileReader {
     return Status::ok();
   }
 
+  // Peppol access points are authenticated by their certificate: signed and
+  // encrypted messages only, whatever <security> says.
+  Status peppol(Partner* p) const {
+    for (pugi::xml_node n : root_.children("peppol")) {
+      const std::string seat = n.attribute("seat").as_string();
+      if (seat.empty() || seat.size() > 64)
+        return invalid("<peppol> needs seat, the sending access point's seat id (1-64 characters) or \"*\" for any");
+      if (std::find(p->peppol.seats.begin(), p->peppol.seats.end(), seat) != p->peppol.seats.end())
+        return invalid("<peppol seat=\"" + seat + "\"> is listed twice");
+      p->peppol.seats.push_back(seat);
+    }
+    if (p->is_peppol()) {
+      p->as4.require_signature = true;
+      p->as4.require_encryption = true;
+    }
+    return Status::ok();
+  }
+
   Status retention(Partner* p) const {
     pugi::xml_node r = root_.child("retention");
     if (!r) return Status::ok();
@@ -467,6 +485,7 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
   RETURN_IF_ERROR(r.auth(&p));
   RETURN_IF_ERROR(r.mdn(&p));
   RETURN_IF_ERROR(r.retention(&p));
+  RETURN_IF_ERROR(r.peppol(&p));
   return p;
 }
 
@@ -546,6 +565,9 @@ std::string claimed_twice(const Partner& p, const Partner& other) {
     for (const auto& [their_id, their_type] : other.as4.parties)
       if (id == their_id && (type == their_type || type.empty() || their_type.empty()))
         return "AS4 party id '" + id + "'" + (type.empty() ? "" : " (type " + type + ")");
+  for (const auto& seat : p.peppol.seats)
+    for (const auto& theirs : other.peppol.seats)
+      if (seat == theirs) return "Peppol seat '" + seat + "'";
   return "";
 }
 
@@ -638,6 +660,16 @@ const Partner* Partners::as4_sender(const std::string& party_id, const std::stri
     for (const auto& [id, t] : p.as4.parties)
       if (id == party_id && (t.empty() || t == type)) return &p;
   return nullptr;
+}
+
+const Partner* Partners::peppol_sender(const std::string& seat) const {
+  const Partner* any = nullptr;
+  for (const auto& p : partners_)
+    for (const auto& s : p.peppol.seats) {
+      if (s == seat) return &p;
+      if (s == "*") any = &p;
+    }
+  return any;
 }
 
 bool Partner::allows_async_mdn(const std::string& url) const {

@@ -31,6 +31,11 @@
 //     <auth client-cert="certs/acme-client.crt"/>      (repeatable: rollover; mutual TLS, the
 //                     partner's TLS client certificate pinned by its SHA-256; needs <tls> on
 //                     the listener, a plain-HTTP request is refused)
+//     <peppol seat="POP000123"/>   (repeatable; seat="*": every sending access point without a
+//                     profile of its own. A Peppol access point: its AS4 messages are signed
+//                     and encrypted, its certificate chains to the gateway's <peppol><ap-ca>
+//                     and its CN is the seat id in eb:From; its documents are Standard
+//                     Business Documents, booked under their sending participant)
 //   </partner>
 // Certificate paths are relative to the partner file's directory.
 #pragma once
@@ -115,6 +120,14 @@ struct Partner {
     std::string service = "urn:edihub:edi", service_type, action = "acknowledgment";
     bool compress = false;  // <as4 compress="true">: gzip payloads (the AS4 compression feature)
   } as4;
+
+  // <peppol seat>: the Peppol sending access points this profile is for,
+  // by seat id (their certificate's CN, eb:From PartyId of type
+  // urn:fdc:peppol.eu:2017:identifiers:ap); "*" stands for any.
+  struct Peppol {
+    std::vector<std::string> seats;
+  } peppol;
+  bool is_peppol() const { return !peppol.seats.empty(); }
 
   // <documents webhook="URL"/> or <documents dir="PATH"/>: every booked
   // document version (JSON) goes on to the back office that way.
@@ -213,6 +226,9 @@ class Partners {
   const Partner* as2_sender(const std::string& as2_from) const;
   // The partner with this AS4 PartyId (and type), or null.
   const Partner* as4_sender(const std::string& party_id, const std::string& type) const;
+  // The profile of the Peppol access point with this seat id: the one that
+  // lists it, else the one with seat="*", else null.
+  const Partner* peppol_sender(const std::string& seat) const;
 
  private:
   std::vector<Partner> partners_;

@@ -87,6 +87,12 @@ Result<Certificate> Certificate::from_pem(std::string_view pem) {
   return c;
 }
 
+Certificate Certificate::adopt(X509* x) {
+  Certificate c;
+  c.x509_ = std::shared_ptr<X509>(x, X509_free);
+  return c;
+}
+
 Result<Certificate> Certificate::load_pem_file(const std::string& path) {
   ASSIGN_OR_RETURN(std::string pem, read_file(path));
   Result<Certificate> c = from_pem(pem);

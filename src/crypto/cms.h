@@ -22,6 +22,8 @@ class Certificate {
  public:
   static Result<Certificate> load_pem_file(const std::string& path);
   static Result<Certificate> from_pem(std::string_view pem);
+  // Takes ownership of `x` (not null).
+  static Certificate adopt(X509* x);
   X509* get() const { return x509_.get(); }
   std::string subject() const;
   std::string serial() const;  // hex

@@ -302,7 +302,8 @@ bool same_der(X509* x, std::string_view der) {
 // The certificate `key_info` names (its wsse:SecurityTokenReference: a
 // BinarySecurityToken reference, issuer/serial or SKI) among `candidates`.
 Failure find_certificate(xmlDoc* doc, xmlNode* security, xmlNode* key_info, const std::vector<Certificate>& candidates,
-                         const Naming& naming, Certificate* out) {
+                         const Naming& naming, Certificate* out,
+                         const std::function<std::string(const Certificate&)>& trust = nullptr) {
   auto failure = [&](std::string detail) { return Failure{naming.code, std::move(detail)}; };
   xmlNode* str = child(key_info, std::string(kWsseNs).c_str(), "SecurityTokenReference");
   if (str == nullptr)
@@ -338,6 +339,14 @@ Failure find_certificate(xmlDoc* doc, xmlNode* security, xmlNode* key_info, cons
     const unsigned char* p = reinterpret_cast<const unsigned char*>(der.data());
     std::unique_ptr<X509, decltype(&X509_free)> cert(d2i_X509(nullptr, &p, static_cast<long>(der.size())), X509_free);
     if (!cert) return failure("the BinarySecurityToken is not a DER X.509 certificate");
+    if (trust) {
+      const Certificate presented = Certificate::adopt(cert.release());
+      if (const std::string why = trust(presented); !why.empty())
+        return failure(std::string(naming.whose) + " certificate " +
+                       partner_text(rfc2253(X509_get_subject_name(presented.get())), 200) + " is not trusted: " + why);
+      *out = presented;
+      return {};
+    }
     return among([&](X509* c) { return X509_cmp(c, cert.get()) == 0; },
                  "BinarySecurityToken " + partner_text(rfc2253(X509_get_subject_name(cert.get())), 200));
   }
@@ -696,8 +705,8 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
       return policy_failure("the signature does not cover the attachment cid:" + partner_text(a.content_id, 200));
 
   Certificate signer;
-  if (Failure f =
-          find_certificate(doc.get(), security, child(signature, kDs, "KeyInfo"), policy.signers, kSigner, &signer))
+  if (Failure f = find_certificate(doc.get(), security, child(signature, kDs, "KeyInfo"), policy.signers, kSigner,
+                                   &signer, policy.trust))
     return f;
 
   if (Failure f = verify_value(signature, signer, plain)) return f;

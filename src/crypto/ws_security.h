@@ -19,6 +19,7 @@
 // The signature is then checked over the decrypted attachments.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -40,6 +41,10 @@ struct Policy {
   bool require_encryption = false;   // every attachment encrypted
   std::vector<Certificate> signers;  // the partner's signing certificates (several during rollover)
   std::vector<Identity> identities;  // ours: an EncryptedKey must be for one of them
+  // A signer in a BinarySecurityToken that `signers` does not list is
+  // accepted when this says nothing against it (empty: accepted; else why
+  // not, for EBMS:0101): trust by a CA (a Peppol access point), not by pin.
+  std::function<std::string(const Certificate&)> trust;
 };
 
 struct Limits {

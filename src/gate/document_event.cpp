@@ -93,17 +93,17 @@ std::string document_json(const std::string& partner_id, const Document& doc, st
   return json;
 }
 
-store::OutboxItem document_event(const config::Partner& partner, const Document& doc, store::Applied applied,
-                                 const std::string& source) {
+store::OutboxItem document_event(const config::Partner& partner, const std::string& owner, const Document& doc,
+                                 store::Applied applied, const std::string& source) {
   store::OutboxItem item;
   item.partner_id = partner.id;
   item.kind = "document";
-  item.message_id = document_version_key(partner.id, doc);
+  item.message_id = document_version_key(owner, doc);
   item.reference = item.message_id;
   const bool webhook = partner.documents.via == config::Partner::Documents::Via::Webhook;
   item.channel = webhook ? "webhook" : "dir";
   item.destination = partner.documents.target;
-  item.body = document_json(partner.id, doc, applied, source);
+  item.body = document_json(owner, doc, applied, source);
   return item;
 }
 

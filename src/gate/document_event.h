@@ -23,9 +23,10 @@ std::string document_version_key(const std::string& partner_id, const Document& 
 std::string document_json(const std::string& partner_id, const Document& doc, store::Applied applied,
                           const std::string& source);
 
-// The outbox row for it on the partner's <documents> way out.
+// The outbox row for it on the partner's <documents> way out; the document
+// is `owner`'s (the partner's id, or a Peppol sending participant's).
 // REQUIRES: partner.documents.via != None.
-store::OutboxItem document_event(const config::Partner& partner, const Document& doc, store::Applied applied,
-                                 const std::string& source);
+store::OutboxItem document_event(const config::Partner& partner, const std::string& owner, const Document& doc,
+                                 store::Applied applied, const std::string& source);
 
 }  // namespace edihub::gate

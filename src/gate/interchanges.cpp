@@ -52,7 +52,7 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
     s.error = w.rejection;
   } else {
     for (const Document& doc : w.documents) {
-      ASSIGN_OR_RETURN(store::Applied applied, tx.put_document(w.partner_id, doc, w.key->message_id));
+      ASSIGN_OR_RETURN(store::Applied applied, tx.put_document(w.owner(), doc, w.key->message_id));
       if (applied == store::Applied::IgnoredOlder) {
         *notes += (notes->empty() ? "" : "; ") + doc.number + ": an older version than the one booked, ignored";
         continue;
@@ -60,13 +60,14 @@ Result<store::Settlement> handle(store::Transaction& tx, const InterchangeWork& 
       ++*booked;
       // Announced to the back office in this transaction: never lost, never twice.
       if (w.partner->documents.via != config::Partner::Documents::Via::None) {
-        RETURN_IF_ERROR(tx.enqueue(document_event(*w.partner, doc, applied, w.key->message_id)));
+        RETURN_IF_ERROR(tx.enqueue(document_event(*w.partner, w.owner(), doc, applied, w.key->message_id)));
       }
     }
     s.state = store::KeyState::Completed;
     s.outcome = Outcome::Processed;
     s.error = *notes;
   }
+  if (!w.edi()) return s;  // a Peppol document: the transport's Receipt answers it
   // Numbered last: the counter's row is locked until commit (on PostgreSQL,
   // every interchange of this partner waits for it), so hold it briefly.
   ASSIGN_OR_RETURN(int64_t number, next_ack_number(tx, w));
@@ -285,7 +286,7 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
   if (!w.key) {  // refused before any key: nothing to claim
     r.outcome = Outcome::Rejected;
     r.detail = w.rejection;
-    if (w.reply_to == nullptr) return logged();  // an unknown sender: nobody to tell
+    if (w.reply_to == nullptr || !w.edi()) return logged();  // an unknown sender: nobody to tell
     // Its sender hears why (TA1 006 / 009, CONTRL 23 / 7), numbered from its sequence.
     ASSIGN_OR_RETURN(int64_t number, next_ack_number(tx, w));
     r.receipt.body = acknowledgment(w.acked, number, false, &w.reply_to->acknowledgments, w.ack_parties);
@@ -305,6 +306,10 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
       r.outcome = Outcome::Duplicate;
       r.receipt = claimed.stored->receipt;
       r.detail = "already processed: answered with the stored acknowledgment";
+      if (!w.edi()) {
+        r.detail = "already processed (" + r.message_id + "): booked once, not again";
+        return logged();
+      }
       if (!r.receipt.empty()) return logged();
       // Past the receipt retention: the acknowledgment built again, with a new control number.
       ASSIGN_OR_RETURN(int64_t number, next_ack_number(tx, w));
@@ -320,10 +325,15 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
       return logged();
     case Claimed::Kind::Conflict:
     case Claimed::Kind::Unverifiable: {
+      r.outcome = Outcome::Conflict;
+      if (!w.edi()) {
+        r.detail = "key " + r.message_id + " was received before with different content (sha256 " +
+                   claimed.stored->payload.hex() + ", now " + w.digest.hex() + ")";
+        return logged();
+      }
       // TA1 025 / CONTRL 26, numbered from the sequences table; not stored:
       // the key keeps its original receipt.
       ASSIGN_OR_RETURN(int64_t number, next_ack_number(tx, w));
-      r.outcome = Outcome::Conflict;
       r.receipt.body = acknowledgment(w.acked, number, true, nullptr, w.ack_parties);
       // The partner hears of the conflict too (TA1 025 / CONTRL 26), where its profile sends those.
       RETURN_IF_ERROR(queue_acks(tx, w, acknowledgment_kind(w.acked, true), number, r.receipt.body));
@@ -341,9 +351,11 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
   ASSIGN_OR_RETURN(store::Settlement settled, handle(tx, w, &booked, &notes, &ack_number));
   ASSIGN_OR_RETURN(bool stored, tx.settle_key(*w.key, claimed.token, w.digest, settled));
   if (!stored) return Status::fenced("key " + r.message_id + " was taken over during settle");
-  RETURN_IF_ERROR(queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments), ack_number,
-                             settled.receipt.body));
-  RETURN_IF_ERROR(queue_aperak(tx, w));
+  if (w.edi()) {
+    RETURN_IF_ERROR(queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments), ack_number,
+                               settled.receipt.body));
+    RETURN_IF_ERROR(queue_aperak(tx, w));
+  }
   r.outcome = settled.outcome;
   r.documents = booked;
   r.detail = settled.error;

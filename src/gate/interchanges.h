@@ -39,8 +39,15 @@ struct Arrival {
 
 using Document = business::Document;  // any type of the registry
 
+// What an interchange is, which decides its answer: an EDI interchange (X12,
+// EDIFACT) is answered with a functional acknowledgment, its stored receipt;
+// a Peppol Standard Business Document is answered by the transport's
+// Receipt alone (its key stores none).
+enum class InterchangeKind { Edi, Peppol };
+
 // An interchange ready for the gate.
 struct InterchangeWork {
+  InterchangeKind kind = InterchangeKind::Edi;
   edi::Interchange acked;                    // the interchange; rejected messages are marked in its errors
   std::string_view bytes;                    // its bytes (a view into the caller's payload)
   std::string protocol;                      // "x12" / "edifact"
@@ -58,7 +65,14 @@ struct InterchangeWork {
   // NotAddressedToUs): no key is made, the negative acknowledgment goes to reply_to.
   Failure refused = Failure::None;
   std::vector<Document> documents;
+  // Whose the documents are when not partner_id's: a Peppol document is its
+  // sending participant's ("0088:5790000435951"), the access point that
+  // brought it being the partner.
+  std::string documents_owner;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+
+  const std::string& owner() const { return documents_owner.empty() ? partner_id : documents_owner; }
+  bool edi() const { return kind == InterchangeKind::Edi; }
 };
 
 // `ic` with its bytes at ic.span in `input`.

@@ -32,6 +32,9 @@ enum class Failure {
   // an id that is not the gateway's.
   SenderNotAuthorized,
   NotAddressedToUs,
+  // A business document that breaks a rule its booking depends on (a Peppol
+  // invoice whose totals do not add up): nothing of it is booked.
+  DocumentRejected,
 };
 
 // The failure a permanent error's code stands for (crypto's and unwrap's:

@@ -311,7 +311,7 @@ http::HttpAnswer Pipeline::receive(const http::HttpRequest& request) {
     a = refuse_unauthenticated(m);
   } else {
     m.work.arrival.sender = m.partner;  // what its interchanges may be is what this partner may send
-    if (m.failure == gate::Failure::None) keys(m);
+    if (m.failure == gate::Failure::None && !p_.keys(m)) keys(m);
     if (draft(m, &a) == Next::Answer) {
       log_uncommitted(c_, p_, m, a);
     } else {

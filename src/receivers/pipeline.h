@@ -113,6 +113,10 @@ class Protocol {
   // The id `receipt` goes out under when it is sent on its own (an async
   // MDN's Message-ID); empty: it never is (AS4 answers on the response).
   virtual std::string receipt_message_id(const store::Receipt&) const { return ""; }
+  // The keys stage of a message whose payloads are not EDI interchanges (a
+  // Peppol Standard Business Document): fills m.work.interchanges, or sets
+  // m.failure, and returns true; false: the pipeline reads EDI interchanges.
+  virtual bool keys(Message&) { return false; }
 };
 
 class Pipeline {

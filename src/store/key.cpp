@@ -24,6 +24,10 @@ MessageKey MessageKey::edifact(std::string partner, std::string_view sender, std
   return {std::move(partner), "edifact:" + std::string(sender) + ":" + std::string(control)};
 }
 
+MessageKey MessageKey::peppol(std::string partner, std::string_view participant, std::string_view instance) {
+  return {std::move(partner), "peppol:" + std::string(participant) + ":" + std::string(instance)};
+}
+
 std::string_view MessageKey::protocol() const {
   std::string_view id = message_id;
   return id.substr(0, id.find(':'));

@@ -26,8 +26,10 @@ struct MessageKey {
   static MessageKey as4(std::string partner, std::string_view eb_message_id);
   static MessageKey x12(std::string partner, std::string_view isa06, std::string_view isa13);
   static MessageKey edifact(std::string partner, std::string_view sender_0004, std::string_view control_0020);
+  // A Peppol document: its sending participant ("0088:5790000435951") and SBDH InstanceIdentifier.
+  static MessageKey peppol(std::string partner, std::string_view participant, std::string_view instance);
 
-  // "as2", "as4", "x12" or "edifact": the part before the first ':'.
+  // "as2", "as4", "x12", "edifact" or "peppol": the part before the first ':'.
   std::string_view protocol() const;
   bool operator==(const MessageKey& o) const { return partner_id == o.partner_id && message_id == o.message_id; }
 };

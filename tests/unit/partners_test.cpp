@@ -471,3 +471,72 @@ TEST_CASE("the gateway's own EDI ids: <edi>, or the demo's with a warning") {
   CHECK(test::contains(config::Gateway::load(d.path + "/empty.xml").status().message(),
                        "every interchange would be refused"));
 }
+
+TEST_CASE("<peppol>: our seat, the participants we receive for, the AP CAs and CRLs; mistakes named") {
+  Dir d;
+  d.write("gw.xml", R"(<edihub><identity cert="c" key="k"/><peppol seat="POP000999">)"
+                    R"(<participant id="0088:5790000435951"/><participant id="0192:987654321"/>)"
+                    R"(<ap-ca file="ca/ap.pem"/><ap-ca file="/etc/peppol/ap-2025.pem"/><crl file="ca/ap.crl"/>)"
+                    R"(</peppol></edihub>)");
+  auto gw = config::Gateway::load(d.path + "/gw.xml");
+  REQUIRE_MESSAGE(gw.is_ok(), gw.status().message());
+  CHECK(gw->peppol.enabled);
+  CHECK(gw->peppol.seat == "POP000999");
+  CHECK(gw->peppol.participants == std::vector<std::string>{"0088:5790000435951", "0192:987654321"});
+  CHECK(gw->peppol.ap_cas == std::vector<std::string>{d.path + "/ca/ap.pem", "/etc/peppol/ap-2025.pem"});
+  CHECK(gw->peppol.crls == std::vector<std::string>{d.path + "/ca/ap.crl"});
+  CHECK(gw->warnings.size() == 1);  // no <edi> only
+  d.write("none.xml", R"(<edihub><identity cert="c" key="k"/></edihub>)");
+  CHECK_FALSE(config::Gateway::load(d.path + "/none.xml")->peppol.enabled);
+
+  struct Case {
+    const char* peppol;
+    const char* error;
+  };
+  const Case cases[] = {
+      {R"(<peppol><participant id="0088:1"/><ap-ca file="a"/></peppol>)", "<peppol> needs seat"},
+      {R"(<peppol seat="P"><ap-ca file="a"/></peppol>)", "<peppol> lists no <participant id/>"},
+      {R"(<peppol seat="P"><participant id="5790000435951"/><ap-ca file="a"/></peppol>)",
+       "<peppol><participant id> must be a participant identifier SCHEME:VALUE"},
+      {R"(<peppol seat="P"><participant id="0088:1"/></peppol>)", "<peppol> lists no <ap-ca file/>"},
+      {R"(<peppol seat="P"><participant id="0088:1"/><ap-ca/></peppol>)", "<peppol><ap-ca> needs a file attribute"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.peppol);
+    d.write("bad.xml", std::string(R"(<edihub><identity cert="c" key="k"/>)") + c.peppol + "</edihub>");
+    CHECK(test::contains(config::Gateway::load(d.path + "/bad.xml").status().message(), c.error));
+  }
+  d.write("nocrl.xml", R"(<edihub><identity cert="c" key="k"/><edi><x12 qualifier="ZZ" id="X"/></edi>)"
+                       R"(<peppol seat="P"><participant id="0088:1"/><ap-ca file="a"/></peppol></edihub>)");
+  auto nocrl = config::Gateway::load(d.path + "/nocrl.xml");
+  REQUIRE(nocrl.is_ok());
+  REQUIRE(nocrl->warnings.size() == 1);
+  CHECK(test::contains(nocrl->warnings[0], "a revoked access point certificate is not recognised as revoked"));
+}
+
+TEST_CASE("<peppol seat>: a sending access point's profile, or the one for every other; signed and encrypted") {
+  Dir d;
+  d.write("a.xml", R"(<partner id="ap-123"><peppol seat="POP000123"/><peppol seat="POP000124"/></partner>)");
+  d.write("b.xml", R"(<partner id="peppol"><peppol seat="*"/><security require-signature="false"/></partner>)");
+  auto partners = config::Partners::load(d.path);
+  REQUIRE_MESSAGE(partners.is_ok(), partners.status().message());
+  const config::Partner* ap = partners->find("ap-123");
+  const config::Partner* any = partners->find("peppol");
+  CHECK(partners->peppol_sender("POP000123") == ap);
+  CHECK(partners->peppol_sender("POP000124") == ap);
+  CHECK(partners->peppol_sender("POP000777") == any);
+  CHECK(any->is_peppol());
+  CHECK(any->as4.require_signature);  // whatever <security> says
+  CHECK(any->as4.require_encryption);
+  CHECK(partners->as4_sender("POP000123", "urn:fdc:peppol.eu:2017:identifiers:ap") == nullptr);
+
+  d.write("c.xml", R"(<partner id="twice"><peppol seat="POP000124"/></partner>)");
+  CHECK(test::contains(config::Partners::load(d.path).status().message(),
+                       "Peppol seat 'POP000124' also belongs to partner 'ap-123'"));
+  std::filesystem::remove(d.path + "/c.xml");
+  d.write("c.xml", R"(<partner id="x"><peppol/></partner>)");
+  CHECK(test::contains(config::Partners::load(d.path).status().message(), "<peppol> needs seat"));
+  std::filesystem::remove(d.path + "/c.xml");
+  d.write("c.xml", R"(<partner id="x"><peppol seat="A"/><peppol seat="A"/></partner>)");
+  CHECK(test::contains(config::Partners::load(d.path).status().message(), "<peppol seat=\"A\"> is listed twice"));
+}

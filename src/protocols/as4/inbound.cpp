@@ -91,6 +91,10 @@ Result<store::Receipt> As4Protocol::signed_if_authenticated(store::Receipt recei
   return receipt;
 }
 
+const Network* As4Protocol::network_of(const Message& m) const {
+  return s_.network != nullptr && m.partner != nullptr && s_.network->serves(*m.partner) ? s_.network : nullptr;
+}
+
 bool As4Protocol::check_security(Message& m) {
   std::vector<crypto::wss::Attachment> parts;
   for (const auto& [id, bytes] : attachments_) parts.push_back({id, bytes});
@@ -100,6 +104,8 @@ bool As4Protocol::check_security(Message& m) {
   policy.identities = s_.identities;
   if (auto it = s_.signing_certificates.find(m.partner->id); it != s_.signing_certificates.end())
     policy.signers = it->second;
+  if (const Network* network = network_of(m))
+    policy.trust = [this, network](const crypto::Certificate& c) { return network->check_signer(c, um_); };
   crypto::wss::Failure f = crypto::wss::check(soap_, parts, policy, &security_);
   if (!f && security_.is_signed)
     if (const std::string why = identity::expired_signer(*m.partner, security_.signer.subject(),
@@ -192,6 +198,7 @@ Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
   m.work.arrival.transport_id = um_.message_id;
   // Parties: From must be a partner, To must be us.
   m.partner = s_.partners->as4_sender(um_.from[0].id, um_.from[0].type);
+  if (m.partner == nullptr && s_.network != nullptr) m.partner = s_.network->sender(um_);
   if (m.partner == nullptr)
     return refuse(answer,
                   ebms_error("EBMS:0001", "unknown sender party '" + partner_text(um_.from[0].id, 256) + "' (" +
@@ -204,6 +211,13 @@ Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
                   ebms_error("EBMS:0001", "sender party belongs to partner '" + p->id + "', not '" +
                                               *m.work.arrival.expected_partner + "'"),
                   um_.message_id);
+  }
+  if (const Network* network = network_of(m)) {
+    // The network's P-Mode: its agreement, party types, our seat, its properties.
+    if (Error e = network->check_envelope(um_)) return refuse(answer, e, um_.message_id);
+    m.work.claim.key = store::MessageKey::as4(m.partner->id, um_.message_id);
+    m.work.claim.raw = store::RawDigest::of({content_type, "\r\n\r\n", r.body});
+    return Next::Continue;
   }
   bool to_us = false;
   for (const auto& p : um_.to)
@@ -286,8 +300,21 @@ Result<store::Receipt> As4Protocol::draft(Message& m, Outcome outcome, const std
          security_.is_signed ? build_nr_receipt(info, security_.references) : build_receipt(info, um_)});
   }
   const std::string code = error_code_.empty() ? std::string(ebms_code(m.failure)) : error_code_;
-  return signed_if_authenticated(
-      error_receipt(ebms_error(code, m.failure_text.empty() ? text : m.failure_text), um_.message_id));
+  Error e = ebms_error(code, m.failure_text.empty() ? text : m.failure_text);
+  e.error_detail = error_detail_;
+  return signed_if_authenticated(error_receipt(e, um_.message_id));
+}
+
+bool As4Protocol::keys(Message& m) {
+  const Network* network = network_of(m);
+  if (network == nullptr) return false;
+  Error e;
+  network->keys(m, um_, &e);
+  if (e) {
+    error_code_ = e.code;
+    error_detail_ = e.error_detail;
+  }
+  return true;
 }
 
 Result<store::Receipt> As4Protocol::conflict(Message&, const std::string&) {

@@ -14,6 +14,7 @@
 #include "src/config/partners.h"
 #include "src/crypto/ws_security.h"
 #include "src/identity/credentials.h"
+#include "src/protocols/as4/network.h"
 #include "src/receivers/pipeline.h"
 
 namespace edihub::as4 {
@@ -26,6 +27,9 @@ struct Settings {
   const config::Partners* partners = nullptr;
   identity::SigningCertificates signing_certificates;  // WS-Security signers, by partner id
   std::vector<crypto::Identity> identities;            // the first signs Receipts to signed messages
+  // The network with rules of its own (Peppol), when the gateway joins one;
+  // not owned, outlives the Settings.
+  const Network* network = nullptr;
 
   // Our party from the gateway config, the partners' certificates loaded.
   static Result<Settings> from_config(const config::Gateway& gw, const config::Partners& partners);
@@ -43,8 +47,11 @@ class As4Protocol : public receivers::Protocol {
   Result<store::Receipt> draft(receivers::Message& m, Outcome outcome, const std::string& text) override;
   Result<store::Receipt> conflict(receivers::Message& m, const std::string& detail) override;
   http::HttpAnswer answer(receivers::Message& m, Outcome outcome, const store::Receipt& receipt) override;
+  bool keys(receivers::Message& m) override;
 
  private:
+  // The network m.partner belongs to, or null.
+  const Network* network_of(const receivers::Message& m) const;
   // WS-Security before anything reads a payload; false: m.failure is set.
   bool check_security(receivers::Message& m);
   // A signal to a message whose signature verified is signed (eDelivery).
@@ -57,6 +64,7 @@ class As4Protocol : public receivers::Protocol {
   std::map<std::string, std::string> attachment_types_;
   std::map<std::string, std::string> decoded_;  // attachments that had a transfer encoding
   std::string error_code_;                      // an EBMS code more precise than the failure's
+  std::string error_detail_;                    // its eb:ErrorDetail, when the network fixes one
   crypto::wss::Checked security_;               // what the signature covered, who signed
 };
 

@@ -1,0 +1,262 @@
+#include "src/protocols/peppol/network.h"
+
+#include <Poco/JSON/Object.h>
+
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+#include <sstream>
+
+#include "parsers/peppol/sbdh.h"
+#include "parsers/ubl/ubl.h"
+#include "src/business/ubl_documents.h"
+#include "src/common/partner_text.h"
+#include "src/crypto/digest.h"
+
+namespace edihub::peppol {
+
+namespace {
+
+using as4::ebms_error;
+
+// The value and type of the eb:Property `name`, or null.
+const as4::Property* property(const as4::UserMessage& um, std::string_view name) {
+  for (const as4::Property& p : um.message_properties)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::string quoted(const std::string& s) { return "'" + partner_text(s, 256) + "'"; }
+
+// Peppol identifiers compare without regard to case (the Policy for use of
+// Identifiers): participant values, schemes, document types, processes.
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+bool same_id(const std::string& a, const std::string& b) { return lower(a) == lower(b); }
+
+// The document type identifier and process as AS4 carries them: eb:Action
+// is "SCHEME::VALUE" (the bare value accepted too), eb:Service the process
+// with its scheme as type.
+constexpr std::string_view kDocumentScheme = "busdox-docid-qns";
+constexpr std::string_view kProcessScheme = "cenbii-procid-ubl";
+
+// Where the SBDH and the AS4 header disagree, what the sender's operator must
+// fix; empty when they agree. The sending access point wrote both.
+std::string disagreement(const peppol::Sbd& sbd, const as4::UserMessage& um) {
+  const as4::Property* sender = property(um, "originalSender");
+  const as4::Property* recipient = property(um, "finalRecipient");
+  if (!same_id(sender->value, sbd.sender.value) || !same_id(sender->type, sbd.sender.authority))
+    return "the SBDH sender " + quoted(sbd.sender.authority + "::" + sbd.sender.value) +
+           " is not the originalSender property " + quoted(sender->type + "::" + sender->value);
+  if (!same_id(recipient->value, sbd.receiver.value) || !same_id(recipient->type, sbd.receiver.authority))
+    return "the SBDH receiver " + quoted(sbd.receiver.authority + "::" + sbd.receiver.value) +
+           " is not the finalRecipient property " + quoted(recipient->type + "::" + recipient->value);
+  const peppol::Scope* doc = sbd.scope("DOCUMENTID");
+  const std::string scheme = doc->identifier.empty() ? std::string(kDocumentScheme) : doc->identifier;
+  if (!same_id(um.action, scheme + "::" + doc->instance_identifier) && !same_id(um.action, doc->instance_identifier))
+    return "the SBDH document type " + quoted(scheme + "::" + doc->instance_identifier) + " is not eb:Action " +
+           quoted(um.action);
+  const peppol::Scope* process = sbd.scope("PROCESSID");
+  const std::string process_scheme = process->identifier.empty() ? std::string(kProcessScheme) : process->identifier;
+  if (!same_id(um.service, process->instance_identifier) || !same_id(um.service_type, process_scheme))
+    return "the SBDH process " + quoted(process_scheme + "::" + process->instance_identifier) + " is not eb:Service " +
+           quoted(um.service_type + "::" + um.service);
+  return "";
+}
+
+// "0088:5790000435951" from a UBL EndpointID and its schemeID.
+std::string endpoint_text(const ubl::Identifier& id) { return id.scheme + ":" + id.value; }
+
+// Where the UBL parties are not the SBDH's participants (the Peppol envelope
+// rules: the sender is the seller's endpoint, the receiver the buyer's).
+std::string party_disagreement(const peppol::Sbd& sbd, const ubl::Party& from, const ubl::Party& to,
+                               const char* from_role, const char* to_role) {
+  if (!same_id(endpoint_text(from.endpoint), sbd.sender.value))
+    return "the SBDH sender " + quoted(sbd.sender.value) + " is not the " + from_role + "'s EndpointID " +
+           quoted(endpoint_text(from.endpoint));
+  if (!same_id(endpoint_text(to.endpoint), sbd.receiver.value))
+    return "the SBDH receiver " + quoted(sbd.receiver.value) + " is not the " + to_role + "'s EndpointID " +
+           quoted(endpoint_text(to.endpoint));
+  return "";
+}
+
+// The first fatal finding and how many more, for the sender's operator.
+std::string findings_text(const std::vector<ubl::Finding>& findings) {
+  std::string first;
+  size_t fatal = 0;
+  for (const ubl::Finding& f : findings) {
+    if (f.severity != ubl::Severity::Fatal) continue;
+    if (fatal++ == 0) first = f.rule + ": " + f.text + (f.path.empty() ? "" : " (" + f.path + ")");
+  }
+  return partner_text(first, 600) + (fatal > 1 ? " (and " + std::to_string(fatal - 1) + " more)" : "");
+}
+
+// Above this the back office's event carries the booked fields without the
+// UBL itself (the capture keeps it): as for the EDI path's canonical JSON.
+constexpr size_t kMaxEventXmlBytes = 4 << 20;
+
+// The whole document for the back office: the envelope's identifiers and the
+// original UBL (a document of its own, namespaces declared).
+std::string message_json(const peppol::Sbd& sbd, const std::string& ubl) {
+  Poco::JSON::Object o(Poco::JSON_PRESERVE_KEY_ORDER);
+  o.set("schema", "edihub-peppol/1");
+  Poco::JSON::Object::Ptr h = new Poco::JSON::Object(Poco::JSON_PRESERVE_KEY_ORDER);
+  h->set("sender", sbd.sender.value);
+  h->set("receiver", sbd.receiver.value);
+  h->set("instance_identifier", sbd.document.instance_identifier);
+  h->set("creation_date_and_time", sbd.document.creation_date_and_time);
+  h->set("document_type", sbd.document_type_id());
+  h->set("process", sbd.process_id());
+  if (!sbd.country_c1().empty()) h->set("country_c1", sbd.country_c1());
+  o.set("sbdh", h);
+  o.set("root", sbd.payload.local_name);
+  if (ubl.size() <= kMaxEventXmlBytes) {
+    o.set("xml", ubl);
+  } else {
+    o.set("xml_omitted_bytes", static_cast<int64_t>(ubl.size()));
+  }
+  std::ostringstream out;
+  o.stringify(out);
+  return out.str();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PeppolNetwork>> PeppolNetwork::from_config(const config::Gateway& gw,
+                                                                  const config::Partners& partners) {
+  if (!gw.peppol.enabled) {
+    for (const config::Partner& p : partners.all())
+      if (p.is_peppol())
+        return Status::invalid(p.file +
+                               ": <peppol seat> needs the gateway's <peppol> (our seat, participants, AP CAs)");
+    return std::unique_ptr<PeppolNetwork>();
+  }
+  ASSIGN_OR_RETURN(crypto::TrustStore trust, crypto::TrustStore::load(gw.peppol.ap_cas, gw.peppol.crls));
+  return std::unique_ptr<PeppolNetwork>(new PeppolNetwork(gw.peppol, std::move(trust), partners));
+}
+
+const config::Partner* PeppolNetwork::sender(const as4::UserMessage& um) const {
+  if (um.from.empty() || um.from[0].type != kPartyType) return nullptr;
+  return partners_.peppol_sender(um.from[0].id);
+}
+
+// Long on purpose: the Peppol P-Mode's values in the order the profile lists them.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
+as4::Error PeppolNetwork::check_envelope(const as4::UserMessage& um) const {
+  if (um.agreement_ref != kAgreement)
+    return ebms_error("EBMS:0010", "eb:AgreementRef is " + quoted(um.agreement_ref) + ", not the Peppol agreement " +
+                                       std::string(kAgreement));
+  if (um.from.size() != 1 || um.from[0].type != kPartyType)
+    return ebms_error("EBMS:0010", "eb:From must be one PartyId of type " + std::string(kPartyType));
+  if (um.to.size() != 1 || um.to[0].type != kPartyType || um.to[0].id != settings_.seat)
+    return ebms_error("EBMS:0003", "eb:To " + quoted(um.to.empty() ? "" : um.to[0].id) +
+                                       " is not this access point (seat " + settings_.seat + ", type " +
+                                       std::string(kPartyType) + ")");
+  if (um.service.empty() || um.service_type.empty())
+    return ebms_error("EBMS:0009",
+                      "eb:Service must be the process identifier, its type the scheme (cenbii-procid-ubl)");
+  if (um.action.empty()) return ebms_error("EBMS:0009", "eb:Action must be the document type identifier");
+  for (const char* name : {"originalSender", "finalRecipient"}) {
+    const as4::Property* p = property(um, name);
+    if (p == nullptr || p->value.empty() || p->type.empty())
+      return ebms_error("EBMS:0009", std::string("eb:MessageProperties needs the property ") + name +
+                                         " with its type (" + std::string(kParticipantScheme) + ")");
+  }
+  if (um.parts.size() != 1 || um.parts[0].href.rfind("cid:", 0) != 0)
+    return ebms_error("EBMS:0009",
+                      "a Peppol message carries exactly one payload, as an attachment (cid:); this one has " +
+                          std::to_string(um.parts.size()) + " eb:PartInfo");
+  return {};
+}
+
+std::string PeppolNetwork::check_signer(const crypto::Certificate& signer, const as4::UserMessage& um) const {
+  if (std::string why = trust_.verify(signer, now()); !why.empty()) return why;
+  const std::string seat = crypto::TrustStore::common_name(signer);
+  const std::string from = um.from.empty() ? "" : um.from[0].id;
+  if (seat != from)
+    return "its CN " + quoted(seat) + " is not the sending access point's seat id in eb:From " + quoted(from);
+  return "";
+}
+
+bool PeppolNetwork::ours(const std::string& participant) const {
+  for (const std::string& p : settings_.participants)
+    if (same_id(p, participant)) return true;
+  return false;
+}
+
+// Long on purpose: the keys stage's checks in the order a receiving access point makes them.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
+void PeppolNetwork::keys(receivers::Message& m, const as4::UserMessage& um, as4::Error* error) const {
+  auto refuse = [&](gate::Failure failure, std::string_view code, std::string text, std::string detail = "") {
+    m.failure = failure;
+    m.failure_text = text;
+    *error = as4::ebms_error(code, std::move(text));
+    error->error_detail = std::move(detail);
+  };
+  if (m.payloads.size() != 1)
+    return refuse(gate::Failure::Malformed, "EBMS:0009", "a Peppol message carries exactly one payload");
+  const std::string& bytes = m.payloads[0].bytes;
+  peppol::Sbd sbd;
+  if (peppol::SbdError e = peppol::parse_sbd(bytes, &sbd))
+    return refuse(gate::Failure::Malformed, "EBMS:0004",
+                  "the payload is not a Peppol Standard Business Document (" + std::string(peppol::code_name(e.code)) +
+                      "): " + partner_text(e.text, 400));
+  if (std::string why = disagreement(sbd, um); !why.empty()) return refuse(gate::Failure::Malformed, "EBMS:0003", why);
+  if (!ours(sbd.receiver.value))
+    return refuse(
+        gate::Failure::NotAddressedToUs, "EBMS:0004",
+        "the receiving participant " + partner_text(sbd.receiver.value, 100) + " is not served by this access point",
+        "PEPPOL:NOT_SERVICED");
+  const ubl::DocumentType type = ubl::document_type(sbd.payload.namespace_uri, sbd.payload.local_name);
+  if (type == ubl::DocumentType::Unknown)
+    return refuse(gate::Failure::NotAddressedToUs, "EBMS:0004",
+                  "the document type " + partner_text(sbd.document_type_id(), 300) +
+                      " is not served by this access point (UBL Invoice, CreditNote and DespatchAdvice are)",
+                  "PEPPOL:NOT_SERVICED");
+  const std::string ubl = peppol::standalone_payload(bytes, sbd);
+  business::ReadDocument read;
+  std::vector<ubl::Finding> findings;
+  std::string parties;
+  if (type == ubl::DocumentType::DespatchAdvice) {
+    ubl::DespatchAdvice advice;
+    if (ubl::Error e = ubl::parse_despatch_advice(ubl, &advice))
+      return refuse(gate::Failure::Malformed, "EBMS:0004", "the despatch advice cannot be read: " + e.text);
+    findings = ubl::validate(advice);
+    parties = party_disagreement(sbd, advice.supplier, advice.customer, "despatch supplier", "delivery customer");
+    if (!ubl::rejects(findings)) read = business::read_document(advice);
+  } else {
+    ubl::Invoice invoice;
+    if (ubl::Error e = ubl::parse_invoice(ubl, &invoice))
+      return refuse(gate::Failure::Malformed, "EBMS:0004", "the invoice cannot be read: " + e.text);
+    findings = ubl::validate(invoice);
+    parties = party_disagreement(sbd, invoice.supplier, invoice.customer, "seller", "buyer");
+    if (!ubl::rejects(findings)) read = business::read_document(invoice);
+  }
+  if (ubl::rejects(findings))
+    return refuse(gate::Failure::DocumentRejected, "EBMS:0004", "the document breaks " + findings_text(findings));
+  if (!parties.empty()) return refuse(gate::Failure::Malformed, "EBMS:0003", parties);
+  if (!read.error.empty())
+    return refuse(gate::Failure::DocumentRejected, "EBMS:0004",
+                  "the document cannot be booked: " + partner_text(read.error, 400));
+
+  gate::InterchangeWork w;
+  w.kind = gate::InterchangeKind::Peppol;
+  w.protocol = "peppol";
+  w.bytes = bytes;
+  w.partner_id = m.partner->id;
+  w.partner = m.partner;
+  w.reply_to = m.partner;
+  w.documents_owner = sbd.sender.value;
+  w.key = store::MessageKey::peppol(m.partner->id, lower(sbd.sender.value), sbd.document.instance_identifier);
+  w.digest = store::PayloadDigest::of(bytes);
+  if (m.partner->documents.via != config::Partner::Documents::Via::None)
+    read.document.canonical = message_json(sbd, ubl);
+  w.documents.push_back(std::move(read.document));
+  m.work.interchanges.push_back(std::move(w));
+}
+
+int64_t PeppolNetwork::now() const { return test_now_ != 0 ? test_now_ : static_cast<int64_t>(std::time(nullptr)); }
+
+}  // namespace edihub::peppol

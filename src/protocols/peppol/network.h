@@ -1,0 +1,62 @@
+// Peppol (OpenPeppol AS4 profile 2.0): edihub as a receiving access point
+// (C3). A Peppol message is AS4 One-Way/Push, signed and encrypted, from an
+// access point (C2) whose certificate chains to the configured Peppol AP CAs
+// and whose CN, its seat id, is eb:From; its payload is a Standard Business
+// Document whose header names the sending participant (C1), the receiving
+// one (C4, one of ours), the document type and the process, which must agree
+// with the AS4 properties. The document, a UBL 2.1 invoice, credit note or
+// despatch advice, is booked under its sending participant, keyed by the
+// SBDH InstanceIdentifier: sent again under a new MessageId, it is a
+// duplicate and is not booked twice.
+//
+// The AS4 stages (src/protocols/as4) call this where Peppol decides; the
+// gateway makes one PeppolNetwork at start from <peppol> and the profiles
+// with <peppol seat>, shared read-only by every receiving thread.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "src/config/gateway.h"
+#include "src/config/partners.h"
+#include "src/crypto/trust.h"
+#include "src/protocols/as4/network.h"
+
+namespace edihub::peppol {
+
+// The Peppol AS4 profile's fixed P-Mode values.
+inline constexpr std::string_view kAgreement = "urn:fdc:peppol.eu:2017:agreements:tia:ap_provider";
+inline constexpr std::string_view kPartyType = "urn:fdc:peppol.eu:2017:identifiers:ap";
+inline constexpr std::string_view kParticipantScheme = "iso6523-actorid-upis";
+
+class PeppolNetwork : public as4::Network {
+ public:
+  // From the gateway's <peppol> (its AP CAs and CRLs loaded now); null when
+  // the gateway has none. Invalid when a CA or CRL file cannot be used, or a
+  // profile has <peppol seat> without a <peppol> in the gateway.
+  static Result<std::unique_ptr<PeppolNetwork>> from_config(const config::Gateway& gw,
+                                                            const config::Partners& partners);
+
+  bool serves(const config::Partner& partner) const override { return partner.is_peppol(); }
+  const config::Partner* sender(const as4::UserMessage& um) const override;
+  as4::Error check_envelope(const as4::UserMessage& um) const override;
+  std::string check_signer(const crypto::Certificate& signer, const as4::UserMessage& um) const override;
+  void keys(receivers::Message& m, const as4::UserMessage& um, as4::Error* error) const override;
+
+  // The clock trust is checked at (seconds since the epoch): the real one
+  // unless a test sets another.
+  void set_clock_for_test(int64_t now) { test_now_ = now; }
+
+ private:
+  PeppolNetwork(config::Peppol settings, crypto::TrustStore trust, const config::Partners& partners)
+      : settings_(std::move(settings)), trust_(std::move(trust)), partners_(partners) {}
+  bool ours(const std::string& participant) const;
+  int64_t now() const;
+
+  config::Peppol settings_;
+  crypto::TrustStore trust_;
+  const config::Partners& partners_;
+  int64_t test_now_ = 0;
+};
+
+}  // namespace edihub::peppol

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# edihub as a Peppol receiving access point (C3), against a sending access
+# point that is not ours: the JDK peer (tests/interop/as4/WssPeer.java)
+# signs and encrypts Peppol AS4 messages carrying a Standard Business
+# Document (samples/peppol), with certificates of a PKI made by `openssl ca`
+# (tests/interop/peppol/pki.sh: root, AP CA, access points; one revoked, one
+# expired, one from another CA) and verifies our signed Receipts. Checked: an
+# invoice, a credit note and a despatch advice booked under their sending
+# participant; the original Receipt byte for byte to a retransmission; a new
+# MessageId with the same InstanceIdentifier books nothing again; 20
+# simultaneous posts book once; each refused message gets its exact EBMS
+# error: revoked, expired, other CA, a CN that is not eb:From, a receiver we
+# do not serve (PEPPOL:NOT_SERVICED), an SBDH that disagrees with the AS4
+# properties, an invoice whose totals do not add up.
+source "$(dirname "$0")/lib.sh"
+source "$REPO/tests/interop/peppol/pki.sh"
+source "$REPO/tests/interop/peppol/peppol.sh"
+S="$REPO/samples/peppol"
+P="$WORK/pki"
+db="$WORK/edihub.db"
+command -v javac >/dev/null || { echo "javac is not installed (tools/setup installs it)"; exit 1; }
+peppol_pki "$P" || { echo "FAIL: could not make the test PKI"; exit 1; }
+
+# Our access point POP000999 receives for two participants; one profile serves every sending AP.
+ours=$(sbd_party "$S/invoice.xml" Receiver)
+mkdir -p "$WORK/partners" "$WORK/java" "$WORK/documents"
+cat >"$WORK/partners/peppol.xml" <<XML
+<partner id="peppol">
+  <name>Every Peppol access point</name>
+  <peppol seat="*"/>
+  <documents dir="$WORK/documents"/>
+</partner>
+XML
+cat >"$WORK/edihub.xml" <<XML
+<edihub>
+  <identity as4-party-id="POP000999" cert="$P/POP000999.crt" key="$P/POP000999.key"/>
+  <store uri="sqlite:$db"/>
+  <partners dir="$WORK/partners"/>
+  <listen address="127.0.0.1" port="0"/>
+  <peppol seat="POP000999">
+    <participant id="$ours"/>
+    <participant id="0088:7300010000001"/>
+    <ap-ca file="$P/ap-ca.crt"/>
+    <crl file="$P/ap-ca.crl"/>
+  </peppol>
+</edihub>
+XML
+start_server "$WORK/edihub.xml"
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
+url="http://127.0.0.1:$port/as4"
+grep -q "Peppol access point POP000999 on /as4 for 2 participants" "$WORK/server.out" ||
+  fail "serve does not say it is a Peppol access point: $(cat "$WORK/server.out")"
+javac -d "$WORK/java" "$REPO/tests/interop/as4/WssPeer.java" || fail "javac WssPeer"
+
+# make_peppol ID SBD SEAT [envelope overrides: FROM TO SENDER RECEIVER ACTION SERVICE]:
+# $WORK/ID.xml signed by SEAT's key, the SBD gzipped then encrypted for POP000999.
+make_peppol() {
+  local id=$1 sbd=$2 seat=$3 from=${4:-$3} to=${5:-POP000999} sender receiver action service
+  sender=${6:-$(sbd_party "$sbd" Sender)}
+  receiver=${7:-$(sbd_party "$sbd" Receiver)}
+  action=${8:-busdox-docid-qns::$(sbd_scope "$sbd" DOCUMENTID)}
+  service=${9:-$(sbd_scope "$sbd" PROCESSID)}
+  peppol_envelope "peppol-$id@$seat" "sbd-$id@$seat" "$from" "$to" "$sender" "$receiver" "$action" "$service" \
+    >"$WORK/$id.unsigned.xml"
+  gzip -c "$sbd" >"$WORK/$id.sbd.gz"
+  java -cp "$WORK/java" WssPeer sign "$WORK/$id.unsigned.xml" "$WORK/$id.xml" "$P/$seat.pk8" "$P/$seat.crt" \
+    --encrypt "$P/POP000999.crt" "sbd-$id@$seat=$WORK/$id.sbd.gz" || fail "WssPeer sign $id"
+  {
+    printf -- '--b\r\nContent-Type: application/soap+xml; charset=UTF-8\r\nContent-ID: <soap@ap.example>\r\n\r\n'
+    cat "$WORK/$id.xml"
+    printf '\r\n--b\r\nContent-Type: application/octet-stream\r\nContent-ID: <sbd-%s@%s>\r\n\r\n' "$id" "$seat"
+    cat "$WORK/$id.sbd.gz.enc"
+    printf '\r\n--b--\r\n'
+  } >"$WORK/$id.body"
+}
+post() {  # post ID OUT: posts $WORK/ID.body; prints the HTTP status
+  curl -s -o "$2" -w '%{http_code}' -X POST --data-binary @"$WORK/$1.body" \
+    -H 'Content-Type: multipart/related; boundary="b"; type="application/soap+xml"; start="<soap@ap.example>"' "$url"
+}
+# sbd ID FROM [sed expressions]: samples/peppol/FROM with the InstanceIdentifier instance-ID
+sbd() {
+  local id=$1 from=$2
+  shift 2
+  sed "0,/InstanceIdentifier>[^<]*</s//InstanceIdentifier>instance-$id</" "$S/$from" >"$WORK/$id.sbd"
+  if (($#)); then sed -i "$@" "$WORK/$id.sbd"; fi
+}
+receipted() {  # receipted ID: 200, a signed eb:Receipt the JDK verifies against what it sent
+  check_eq "$1: status" 200 "$(post "$1" "$WORK/$1.answer")"
+  grep -q "<eb:RefToMessageId>peppol-$1@[A-Z0-9]*</eb:RefToMessageId></eb:MessageInfo><eb:Receipt><ebbp:NonRepudiationInformation" \
+    "$WORK/$1.answer" || fail "$1: no signed Receipt: $(head -c 900 "$WORK/$1.answer")"
+  java -cp "$WORK/java" WssPeer verify "$WORK/$1.answer" "$P/POP000999.crt" "$WORK/$1.xml" >"$WORK/$1.verified" ||
+    fail "$1: the JDK does not accept our Receipt"
+}
+refused() {  # refused ID CODE DESCRIPTION-START [ERROR-DETAIL]
+  check_eq "$1: status" 500 "$(post "$1" "$WORK/$1.answer")"
+  grep -q "errorCode=\"$2\" severity=\"failure\"" "$WORK/$1.answer" || fail "$1: $(head -c 900 "$WORK/$1.answer")"
+  grep -q "<eb:Description xml:lang=\"en\">$3" "$WORK/$1.answer" ||
+    fail "$1: description $(grep -o '<eb:Description[^<]*' "$WORK/$1.answer")"
+  [[ -z "${4:-}" ]] || grep -q "<eb:ErrorDetail>$4</eb:ErrorDetail>" "$WORK/$1.answer" ||
+    fail "$1: no eb:ErrorDetail $4: $(grep -o '<eb:Error .*' "$WORK/$1.answer" | head -c 600)"
+}
+invoices() { sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = '$1'"; }
+
+# --- Accepted: an invoice from POP000123, booked under its sending participant.
+sbd invoice invoice.xml
+invoice_no=$(sbd_number "$WORK/invoice.sbd")
+sender=$(sbd_party "$WORK/invoice.sbd" Sender)
+make_peppol invoice "$WORK/invoice.sbd" POP000123
+receipted invoice
+check_eq "invoice: booked once" 1 "$(invoices "$invoice_no")"
+check_eq "invoice: under its sending participant" "$sender" \
+  "$(sql "$db" "SELECT partner_id FROM invoices WHERE invoice_number = '$invoice_no'")"
+check_eq "invoice: its lines" "$(grep -c '<cac:InvoiceLine>' "$WORK/invoice.sbd")" \
+  "$(sql "$db" "SELECT count(*) FROM invoice_lines WHERE invoice_number = '$invoice_no'")"
+check_eq "invoice: key" "peppol:$sender:instance-invoice" \
+  "$(sql "$db" "SELECT message_id FROM idempotency_keys WHERE message_id LIKE 'peppol:%'")"
+event=$(sql_eventually "$db" 1 "SELECT count(*) FROM outbox WHERE kind = 'document' AND state = 'delivered'")
+check_eq "invoice: delivered to the back office" 1 "$event"
+grep -q '"xml":"<' "$WORK"/documents/*.json || fail "the document event carries no original UBL"
+
+# The same bytes again: the stored Receipt, byte for byte.
+check_eq "invoice again: status" 200 "$(post invoice "$WORK/invoice.again")"
+cmp -s "$WORK/invoice.answer" "$WORK/invoice.again" || fail "the retransmitted Receipt differs"
+# A new MessageId with the same InstanceIdentifier: a Receipt for it, booked once.
+cp "$WORK/invoice.sbd" "$WORK/resent.sbd"
+make_peppol resent "$WORK/resent.sbd" POP000123
+receipted resent
+check_eq "resent: still booked once" 1 "$(invoices "$invoice_no")"
+check_eq "resent: logged as a duplicate" 1 \
+  "$(sql "$db" "SELECT count(*) FROM messages WHERE message_id = 'peppol:$sender:instance-invoice' AND outcome = 'duplicate'")"
+
+# 20 simultaneous posts of one message: one booking, identical Receipts.
+sbd burst invoice.xml -e "s|<cbc:ID>$invoice_no</cbc:ID>|<cbc:ID>BURST-1</cbc:ID>|"
+make_peppol burst "$WORK/burst.sbd" POP000127
+pids=()
+for i in $(seq 1 20); do
+  post burst "$WORK/burst.$i" >"$WORK/burst.$i.status" &
+  pids+=($!)
+done
+wait "${pids[@]}"
+check_eq "burst: booked once" 1 "$(invoices BURST-1)"
+check_eq "burst: all 200" 20 "$(for f in "$WORK"/burst.*.status; do cat "$f"; echo; done | grep -c '^200$')"
+check_eq "burst: identical Receipts" 1 "$(md5sum "$WORK"/burst.{1..20} | cut -d' ' -f1 | sort -u | wc -l)"
+
+# A credit note and a despatch advice.
+sbd credit credit-note.xml
+make_peppol credit "$WORK/credit.sbd" POP000123
+receipted credit
+credit_no=$(sbd_number "$WORK/credit.sbd")
+check_eq "credit note: booked as a credit note" 1 \
+  "$(sql "$db" "SELECT credit_note FROM invoices WHERE invoice_number = '$credit_no'")"
+sbd despatch despatch-advice.xml
+make_peppol despatch "$WORK/despatch.sbd" POP000123
+receipted despatch
+despatch_no=$(sbd_number "$WORK/despatch.sbd")
+check_eq "despatch advice: booked" 1 \
+  "$(sql "$db" "SELECT count(*) FROM shipment_notices WHERE document_number = '$despatch_no'")"
+
+# --- Refused by who sent it.
+sbd revoked invoice.xml -e "s|<cbc:ID>$invoice_no</cbc:ID>|<cbc:ID>REVOKED-1</cbc:ID>|"
+make_peppol revoked "$WORK/revoked.sbd" POP000124
+refused revoked EBMS:0101 "the signer's certificate C=NO,O=Test AP,CN=POP000124 is not trusted: the certificate is revoked"
+sbd expired invoice.xml -e "s|<cbc:ID>$invoice_no</cbc:ID>|<cbc:ID>EXPIRED-1</cbc:ID>|"
+make_peppol expired "$WORK/expired.sbd" POP000125
+refused expired EBMS:0101 "the signer's certificate C=NO,O=Test AP,CN=POP000125 is not trusted: the certificate has expired"
+sbd other-ca invoice.xml -e "s|<cbc:ID>$invoice_no</cbc:ID>|<cbc:ID>OTHERCA-1</cbc:ID>|"
+make_peppol other-ca "$WORK/other-ca.sbd" POP000126
+refused other-ca EBMS:0101 "the signer's certificate C=NO,O=Test AP,CN=POP000126 is not trusted: the certificate (issuer CN=Other Root CA,O=Test Peppol) does not chain to a configured access point CA"
+sbd wrong-seat invoice.xml -e "s|<cbc:ID>$invoice_no</cbc:ID>|<cbc:ID>WRONGSEAT-1</cbc:ID>|"
+make_peppol wrong-seat "$WORK/wrong-seat.sbd" POP000127 POP000123
+refused wrong-seat EBMS:0101 "the signer's certificate C=NO,O=Test AP,CN=POP000127 is not trusted: its CN 'POP000127' is not the sending access point's seat id in eb:From 'POP000123'"
+for no in REVOKED-1 EXPIRED-1 OTHERCA-1 WRONGSEAT-1; do check_eq "$no: nothing booked" 0 "$(invoices "$no")"; done
+
+# --- Refused for what it says.
+sbd not-ours invoice.xml -e "s|$ours|0088:7300010000099|g"
+make_peppol not-ours "$WORK/not-ours.sbd" POP000123
+refused not-ours EBMS:0004 "the receiving participant 0088:7300010000099 is not served by this access point" PEPPOL:NOT_SERVICED
+sbd mismatch invoice.xml -e "s|<cbc:ID>$invoice_no</cbc:ID>|<cbc:ID>MISMATCH-1</cbc:ID>|"
+make_peppol mismatch "$WORK/mismatch.sbd" POP000123 "" "" 0088:7300010000001
+refused mismatch EBMS:0003 "the SBDH sender"
+check_eq "mismatch: nothing booked" 0 "$(invoices MISMATCH-1)"
+sbd totals broken-totals.xml -e "0,/<cbc:ID>[^<]*</s//<cbc:ID>TOTALS-1</"
+make_peppol totals "$WORK/totals.sbd" POP000123
+refused totals EBMS:0004 "the document breaks BR-CO-"
+check_eq "totals: nothing booked" 0 "$(invoices TOTALS-1)"
+finish
