@@ -166,7 +166,18 @@ Status read_peppol(pugi::xml_node root, const std::string& path, const std::func
     if (!crl.attribute("file")) return Status::invalid(path + ": <peppol><crl> needs a file attribute");
     peppol.crls.push_back(resolve(crl.attribute("file").value()));
   }
-  if (peppol.crls.empty())
+  if (pugi::xml_node ocsp = p.child("ocsp")) {
+    peppol.ocsp = true;
+    peppol.ocsp_responder = ocsp.attribute("responder").as_string();
+    peppol.ocsp_timeout_ms = ocsp.attribute("timeout-ms").as_int(peppol.ocsp_timeout_ms);
+    const std::string unreachable = ocsp.attribute("unreachable").as_string("reject");
+    if (unreachable != "reject" && unreachable != "accept")
+      return Status::invalid(path + ": <peppol><ocsp unreachable> must be reject|accept, not '" + unreachable + "'");
+    peppol.ocsp_accept_unreachable = unreachable == "accept";
+    if (peppol.ocsp_timeout_ms < 100 || peppol.ocsp_timeout_ms > 30000)
+      return Status::invalid(path + ": <peppol><ocsp timeout-ms> must be 100-30000");
+  }
+  if (peppol.crls.empty() && !peppol.ocsp)
     out->warnings.push_back(path +
                             ": <peppol> has no <crl file/>: a revoked access point certificate is not "
                             "recognised as revoked");

@@ -31,6 +31,7 @@
 //       <participant id="0088:5790000435951"/>      from APs whose profiles have <peppol seat>;
 //       <ap-ca file="certs/peppol-ap-ca.pem"/>      participants repeatable: those we receive for;
 //       <crl file="certs/peppol-ap.crl"/>           ap-ca and crl repeatable)
+//       <ocsp responder="http://..." timeout-ms="2000" unreachable="reject|accept"/>  (optional)
 //     </peppol>
 //   </edihub>
 #pragma once
@@ -58,6 +59,11 @@ struct Peppol {
   std::vector<std::string> participants;  // iso6523-actorid-upis values, "0088:5790000435951"
   std::vector<std::string> ap_cas;        // PEM files, resolved paths (several: the PKI generation change)
   std::vector<std::string> crls;          // PEM or DER files, resolved paths
+  // <ocsp responder timeout-ms unreachable>: OCSP as well (off without it).
+  bool ocsp = false;
+  std::string ocsp_responder;  // empty: the one each certificate names
+  int ocsp_timeout_ms = 2000;
+  bool ocsp_accept_unreachable = false;  // unreachable="accept": the message passes (a warning is logged)
 };
 
 // ZZ:EDIHUB and 5400000000009:14, the demo's (samples/edi are addressed to them).

@@ -1,6 +1,7 @@
 #include "src/crypto/trust.h"
 
 #include <openssl/err.h>
+#include <openssl/ocsp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
@@ -86,7 +87,7 @@ Result<TrustStore> TrustStore::load(const std::vector<std::string>& ca_files,
   return t;
 }
 
-std::string TrustStore::verify(const Certificate& cert, int64_t now) const {
+std::string TrustStore::verify(const Certificate& cert, int64_t now, Certificate* issuer) const {
   if (cert.get() == nullptr) return "no certificate";
   std::unique_ptr<X509_STORE_CTX, decltype(&X509_STORE_CTX_free)> ctx(X509_STORE_CTX_new(), X509_STORE_CTX_free);
   if (!ctx || X509_STORE_CTX_init(ctx.get(), store_.get(), cert.get(), nullptr) != 1) {
@@ -97,7 +98,18 @@ std::string TrustStore::verify(const Certificate& cert, int64_t now) const {
   const int ok = X509_verify_cert(ctx.get());
   const int err = X509_STORE_CTX_get_error(ctx.get());
   ERR_clear_error();
-  if (ok == 1) return "";
+  if (ok == 1) {
+    if (issuer != nullptr) {
+      STACK_OF(X509)* chain = X509_STORE_CTX_get0_chain(ctx.get());
+      // A certificate that is itself an anchor is its own issuer's question: none to ask.
+      if (chain != nullptr && sk_X509_num(chain) > 1) {
+        X509* up = sk_X509_value(chain, 1);
+        X509_up_ref(up);
+        *issuer = Certificate::adopt(up);
+      }
+    }
+    return "";
+  }
   X509* at = X509_STORE_CTX_get_current_cert(ctx.get());
   const std::string whose =
       at != nullptr && at != cert.get() ? " (at " + name_text(X509_get_subject_name(at)) + ")" : "";
@@ -124,6 +136,96 @@ std::string TrustStore::verify(const Certificate& cert, int64_t now) const {
     default:
       return std::string("the certificate does not verify: ") + X509_verify_cert_error_string(err) + whose;
   }
+}
+
+std::string TrustStore::ocsp_request(const Certificate& cert, const Certificate& issuer) {
+  std::unique_ptr<OCSP_REQUEST, decltype(&OCSP_REQUEST_free)> req(OCSP_REQUEST_new(), OCSP_REQUEST_free);
+  OCSP_CERTID* id = OCSP_cert_to_id(EVP_sha1(), cert.get(), issuer.get());
+  if (!req || id == nullptr || OCSP_request_add0_id(req.get(), id) == nullptr) {
+    OCSP_CERTID_free(id);
+    ERR_clear_error();
+    return "";
+  }
+  unsigned char* der = nullptr;
+  const int n = i2d_OCSP_REQUEST(req.get(), &der);
+  std::string out = n > 0 ? std::string(reinterpret_cast<char*>(der), static_cast<size_t>(n)) : std::string();
+  OPENSSL_free(der);
+  return out;
+}
+
+namespace {
+
+int64_t epoch_of(const ASN1_GENERALIZEDTIME* t) {
+  if (t == nullptr) return 0;
+  struct tm tm {};
+  if (ASN1_TIME_to_tm(t, &tm) != 1) return 0;
+  return static_cast<int64_t>(timegm(&tm));
+}
+
+}  // namespace
+
+// Long on purpose: RFC 6960's checks of a response, in its order.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
+TrustStore::OcspAnswer TrustStore::read_ocsp_response(std::string_view der, const Certificate& cert,
+                                                      const Certificate& issuer, int64_t now) const {
+  using Status = OcspAnswer::Status;
+  OcspAnswer a;
+  auto invalid = [&](std::string why) {
+    ERR_clear_error();
+    a.status = Status::Invalid;
+    a.why = std::move(why);
+    return a;
+  };
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(der.data());
+  std::unique_ptr<OCSP_RESPONSE, decltype(&OCSP_RESPONSE_free)> resp(
+      d2i_OCSP_RESPONSE(nullptr, &p, static_cast<long>(der.size())), OCSP_RESPONSE_free);
+  if (!resp) return invalid("the OCSP answer is not an OCSP response");
+  if (const int st = OCSP_response_status(resp.get()); st != OCSP_RESPONSE_STATUS_SUCCESSFUL)
+    return invalid(std::string("the OCSP responder answered ") + OCSP_response_status_str(st));
+  std::unique_ptr<OCSP_BASICRESP, decltype(&OCSP_BASICRESP_free)> basic(OCSP_response_get1_basic(resp.get()),
+                                                                        OCSP_BASICRESP_free);
+  if (!basic) return invalid("the OCSP response has no basic response");
+  // Signed by the issuer (in the store, or given here) or a responder it certified for OCSP.
+  auto free_stack = [](STACK_OF(X509) * s) { sk_X509_free(s); };  // the certificates are not owned
+  std::unique_ptr<STACK_OF(X509), decltype(free_stack)> issuers(sk_X509_new_null(), free_stack);
+  sk_X509_push(issuers.get(), issuer.get());
+  if (OCSP_basic_verify(basic.get(), issuers.get(), store_.get(), 0) <= 0)
+    return invalid("the OCSP response's signature does not verify to the certificate's issuer");
+  std::unique_ptr<OCSP_CERTID, decltype(&OCSP_CERTID_free)> id(OCSP_cert_to_id(EVP_sha1(), cert.get(), issuer.get()),
+                                                               OCSP_CERTID_free);
+  int status = 0, reason = 0;
+  ASN1_GENERALIZEDTIME *revoked_at = nullptr, *this_update = nullptr, *next_update = nullptr;
+  if (!id ||
+      OCSP_resp_find_status(basic.get(), id.get(), &status, &reason, &revoked_at, &this_update, &next_update) != 1)
+    return invalid("the OCSP response does not speak of this certificate");
+  // OCSP_check_validity reads the system clock: the times are compared with `now` here.
+  const int64_t skew = 300, this_at = epoch_of(this_update), next_at = epoch_of(next_update);
+  if (this_at == 0 || this_at > now + skew) return invalid("the OCSP response is not yet valid (thisUpdate)");
+  if (next_at != 0 && next_at < now - skew) return invalid("the OCSP response is out of date (nextUpdate passed)");
+  a.next_update = next_at;
+  ERR_clear_error();
+  switch (status) {
+    case V_OCSP_CERTSTATUS_GOOD:
+      a.status = Status::Good;
+      break;
+    case V_OCSP_CERTSTATUS_REVOKED:
+      a.status = Status::Revoked;
+      a.why = std::string("the certificate is revoked (OCSP: ") +
+              (reason >= 0 ? OCSP_crl_reason_str(reason) : "no reason given") + ")";
+      break;
+    default:
+      a.status = Status::Unknown;
+      a.why = "the OCSP responder does not know the certificate";
+      break;
+  }
+  return a;
+}
+
+std::string TrustStore::ocsp_url(const Certificate& cert) {
+  STACK_OF(OPENSSL_STRING)* urls = X509_get1_ocsp(cert.get());
+  std::string url = urls != nullptr && sk_OPENSSL_STRING_num(urls) > 0 ? sk_OPENSSL_STRING_value(urls, 0) : "";
+  X509_email_free(urls);
+  return url;
 }
 
 std::string TrustStore::common_name(const Certificate& cert) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/common/status.h"
@@ -29,7 +30,26 @@ class TrustStore {
   // store), is within its validity at `now` (seconds since the epoch), as
   // is each certificate of its chain, and is not revoked; else why not, for
   // the sender's operator ("certificate revoked (CRL of CN=...)").
-  std::string verify(const Certificate& cert, int64_t now) const;
+  // With `issuer` not null, the certificate that issued `cert` (for an OCSP
+  // question) is set when it verifies.
+  std::string verify(const Certificate& cert, int64_t now, Certificate* issuer = nullptr) const;
+
+  // OCSP (RFC 6960), the parts without a network: the DER request for `cert`
+  // (issued by `issuer`), and what a DER response says of it.
+  static std::string ocsp_request(const Certificate& cert, const Certificate& issuer);
+  struct OcspAnswer {
+    enum class Status { Good, Revoked, Unknown, Invalid };
+    Status status = Status::Invalid;
+    int64_t next_update = 0;  // seconds since the epoch; 0: the responder gave none
+    std::string why;          // for Revoked, Unknown and Invalid: for people
+  };
+  // The response must be successful, signed by the issuer or a responder it
+  // delegated to (OCSPSigning), name `cert`, and be current at `now` (5
+  // minutes of clock skew allowed).
+  OcspAnswer read_ocsp_response(std::string_view der, const Certificate& cert, const Certificate& issuer,
+                                int64_t now) const;
+  // The OCSP responder the certificate names (its AIA), or empty.
+  static std::string ocsp_url(const Certificate& cert);
 
   // The CN of `cert`'s subject, or empty: a Peppol access point's seat id.
   static std::string common_name(const Certificate& cert);

@@ -27,6 +27,11 @@ size_t collect(char* data, size_t size, size_t count, void* user) {
 
 Response post(const std::string& url, const std::string& header_lines, const std::string& body, int timeout_seconds,
               size_t max_answer_bytes) {
+  return post_ms(url, header_lines, body, static_cast<int64_t>(timeout_seconds) * 1000, max_answer_bytes);
+}
+
+Response post_ms(const std::string& url, const std::string& header_lines, const std::string& body, int64_t timeout_ms,
+                 size_t max_answer_bytes) {
   Response r;
   CURL* curl = curl_easy_init();
   if (curl == nullptr) {
@@ -49,7 +54,7 @@ Response post(const std::string& url, const std::string& header_lines, const std
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
   curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, static_cast<long>(timeout_seconds));
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout_ms));
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body_sink);

@@ -52,53 +52,6 @@ grep -q "Peppol access point POP000999 on /as4 for 2 participants" "$WORK/server
   fail "serve does not say it is a Peppol access point: $(cat "$WORK/server.out")"
 javac -d "$WORK/java" "$REPO/tests/interop/as4/WssPeer.java" || fail "javac WssPeer"
 
-# make_peppol ID SBD SEAT [envelope overrides: FROM TO SENDER RECEIVER ACTION SERVICE]:
-# $WORK/ID.xml signed by SEAT's key, the SBD gzipped then encrypted for POP000999.
-make_peppol() {
-  local id=$1 sbd=$2 seat=$3 from=${4:-$3} to=${5:-POP000999} sender receiver action service
-  sender=${6:-$(sbd_party "$sbd" Sender)}
-  receiver=${7:-$(sbd_party "$sbd" Receiver)}
-  action=${8:-busdox-docid-qns::$(sbd_scope "$sbd" DOCUMENTID)}
-  service=${9:-$(sbd_scope "$sbd" PROCESSID)}
-  peppol_envelope "peppol-$id@$seat" "sbd-$id@$seat" "$from" "$to" "$sender" "$receiver" "$action" "$service" \
-    >"$WORK/$id.unsigned.xml"
-  gzip -c "$sbd" >"$WORK/$id.sbd.gz"
-  java -cp "$WORK/java" WssPeer sign "$WORK/$id.unsigned.xml" "$WORK/$id.xml" "$P/$seat.pk8" "$P/$seat.crt" \
-    --encrypt "$P/POP000999.crt" "sbd-$id@$seat=$WORK/$id.sbd.gz" || fail "WssPeer sign $id"
-  {
-    printf -- '--b\r\nContent-Type: application/soap+xml; charset=UTF-8\r\nContent-ID: <soap@ap.example>\r\n\r\n'
-    cat "$WORK/$id.xml"
-    printf '\r\n--b\r\nContent-Type: application/octet-stream\r\nContent-ID: <sbd-%s@%s>\r\n\r\n' "$id" "$seat"
-    cat "$WORK/$id.sbd.gz.enc"
-    printf '\r\n--b--\r\n'
-  } >"$WORK/$id.body"
-}
-post() {  # post ID OUT: posts $WORK/ID.body; prints the HTTP status
-  curl -s -o "$2" -w '%{http_code}' -X POST --data-binary @"$WORK/$1.body" \
-    -H 'Content-Type: multipart/related; boundary="b"; type="application/soap+xml"; start="<soap@ap.example>"' "$url"
-}
-# sbd ID FROM [sed expressions]: samples/peppol/FROM with the InstanceIdentifier instance-ID
-sbd() {
-  local id=$1 from=$2
-  shift 2
-  sed "0,/InstanceIdentifier>[^<]*</s//InstanceIdentifier>instance-$id</" "$S/$from" >"$WORK/$id.sbd"
-  if (($#)); then sed -i "$@" "$WORK/$id.sbd"; fi
-}
-receipted() {  # receipted ID: 200, a signed eb:Receipt the JDK verifies against what it sent
-  check_eq "$1: status" 200 "$(post "$1" "$WORK/$1.answer")"
-  grep -q "<eb:RefToMessageId>peppol-$1@[A-Z0-9]*</eb:RefToMessageId></eb:MessageInfo><eb:Receipt><ebbp:NonRepudiationInformation" \
-    "$WORK/$1.answer" || fail "$1: no signed Receipt: $(head -c 900 "$WORK/$1.answer")"
-  java -cp "$WORK/java" WssPeer verify "$WORK/$1.answer" "$P/POP000999.crt" "$WORK/$1.xml" >"$WORK/$1.verified" ||
-    fail "$1: the JDK does not accept our Receipt"
-}
-refused() {  # refused ID CODE DESCRIPTION-START [ERROR-DETAIL]
-  check_eq "$1: status" 500 "$(post "$1" "$WORK/$1.answer")"
-  grep -q "errorCode=\"$2\" severity=\"failure\"" "$WORK/$1.answer" || fail "$1: $(head -c 900 "$WORK/$1.answer")"
-  grep -q "<eb:Description xml:lang=\"en\">$3" "$WORK/$1.answer" ||
-    fail "$1: description $(grep -o '<eb:Description[^<]*' "$WORK/$1.answer")"
-  [[ -z "${4:-}" ]] || grep -q "<eb:ErrorDetail>$4</eb:ErrorDetail>" "$WORK/$1.answer" ||
-    fail "$1: no eb:ErrorDetail $4: $(grep -o '<eb:Error .*' "$WORK/$1.answer" | head -c 600)"
-}
 invoices() { sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = '$1'"; }
 
 # --- Accepted: an invoice from POP000123, booked under its sending participant.

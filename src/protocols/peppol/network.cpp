@@ -137,6 +137,16 @@ Result<std::unique_ptr<PeppolNetwork>> PeppolNetwork::from_config(const config::
   return std::unique_ptr<PeppolNetwork>(new PeppolNetwork(gw.peppol, std::move(trust), partners));
 }
 
+PeppolNetwork::PeppolNetwork(config::Peppol settings, crypto::TrustStore trust, const config::Partners& partners)
+    : settings_(std::move(settings)), trust_(std::move(trust)), partners_(partners) {
+  if (!settings_.ocsp) return;
+  identity::OcspChecker::Options o;
+  o.responder = settings_.ocsp_responder;
+  o.timeout_ms = settings_.ocsp_timeout_ms;
+  o.accept_unreachable = settings_.ocsp_accept_unreachable;
+  ocsp_ = std::make_unique<identity::OcspChecker>(std::move(o));
+}
+
 const config::Partner* PeppolNetwork::sender(const as4::UserMessage& um) const {
   if (um.from.empty() || um.from[0].type != kPartyType) return nullptr;
   return partners_.peppol_sender(um.from[0].id);
@@ -172,7 +182,11 @@ as4::Error PeppolNetwork::check_envelope(const as4::UserMessage& um) const {
 }
 
 std::string PeppolNetwork::check_signer(const crypto::Certificate& signer, const as4::UserMessage& um) const {
-  if (std::string why = trust_.verify(signer, now()); !why.empty()) return why;
+  crypto::Certificate issuer;
+  const int64_t at = now();
+  if (std::string why = trust_.verify(signer, at, &issuer); !why.empty()) return why;
+  if (ocsp_ != nullptr && issuer.get() != nullptr)
+    if (std::string why = ocsp_->check(trust_, signer, issuer, at); !why.empty()) return why;
   const std::string seat = crypto::TrustStore::common_name(signer);
   const std::string from = um.from.empty() ? "" : um.from[0].id;
   if (seat != from)

@@ -20,6 +20,7 @@
 #include "src/config/gateway.h"
 #include "src/config/partners.h"
 #include "src/crypto/trust.h"
+#include "src/identity/ocsp.h"
 #include "src/protocols/as4/network.h"
 
 namespace edihub::peppol {
@@ -48,14 +49,14 @@ class PeppolNetwork : public as4::Network {
   void set_clock_for_test(int64_t now) { test_now_ = now; }
 
  private:
-  PeppolNetwork(config::Peppol settings, crypto::TrustStore trust, const config::Partners& partners)
-      : settings_(std::move(settings)), trust_(std::move(trust)), partners_(partners) {}
+  PeppolNetwork(config::Peppol settings, crypto::TrustStore trust, const config::Partners& partners);
   bool ours(const std::string& participant) const;
   int64_t now() const;
 
   config::Peppol settings_;
   crypto::TrustStore trust_;
   const config::Partners& partners_;
+  std::unique_ptr<identity::OcspChecker> ocsp_;  // null: no OCSP; thread-safe
   int64_t test_now_ = 0;
 };
 
