@@ -284,3 +284,24 @@ CREATE TABLE order_response_lines (
   FOREIGN KEY (partner_id, response_number)
     REFERENCES order_responses (partner_id, response_number) ON DELETE CASCADE
 );
+
+-- migration 6: Peppol documents exchanged with other access points, for the
+-- monthly Peppol reports (SQLite's migration 9).
+CREATE TABLE peppol_exchanges (
+  partner_id           TEXT    NOT NULL,
+  message_id           TEXT    NOT NULL,
+  direction            TEXT    NOT NULL CHECK (direction IN ('incoming', 'outgoing')),
+  exchanged_at         BIGINT  NOT NULL,
+  other_sp             TEXT    NOT NULL,
+  transport_profile    TEXT    NOT NULL,
+  document_type_scheme TEXT    NOT NULL,
+  document_type        TEXT    NOT NULL,
+  process_scheme       TEXT    NOT NULL,
+  process              TEXT    NOT NULL,
+  sender               TEXT    NOT NULL,
+  receiver             TEXT    NOT NULL,
+  c1_country           TEXT    NOT NULL,
+  c4_country           TEXT    NOT NULL,
+  PRIMARY KEY (partner_id, message_id)
+);
+CREATE INDEX peppol_exchanges_exchanged_at ON peppol_exchanges (exchanged_at);

@@ -433,3 +433,24 @@ CREATE TABLE order_response_lines_v8 (
 INSERT INTO order_response_lines_v8 (partner_id, response_number, position, line_number, item_id, item_id_type, quantity, unit, line_status) SELECT partner_id, response_number, position, line_number, item_id, item_id_type, quantity, unit, line_status FROM order_response_lines;
 DROP TABLE order_response_lines;
 ALTER TABLE order_response_lines_v8 RENAME TO order_response_lines;
+
+-- migration 9: Peppol documents exchanged with other access points, kept for
+-- the monthly Peppol reports: one row per document key, written with its booking.
+CREATE TABLE peppol_exchanges (
+  partner_id           TEXT    NOT NULL,  -- the access point's profile
+  message_id           TEXT    NOT NULL,  -- the document's key: peppol:<sender>:<InstanceIdentifier>
+  direction            TEXT    NOT NULL CHECK (direction IN ('incoming', 'outgoing')),
+  exchanged_at         INTEGER NOT NULL,
+  other_sp             TEXT    NOT NULL,  -- the other access point's seat id
+  transport_profile    TEXT    NOT NULL,
+  document_type_scheme TEXT    NOT NULL,
+  document_type        TEXT    NOT NULL,
+  process_scheme       TEXT    NOT NULL,
+  process              TEXT    NOT NULL,
+  sender               TEXT    NOT NULL,  -- C1
+  receiver             TEXT    NOT NULL,  -- C4
+  c1_country           TEXT    NOT NULL,  -- ISO 3166 alpha-2, empty: unknown
+  c4_country           TEXT    NOT NULL,
+  PRIMARY KEY (partner_id, message_id)
+);
+CREATE INDEX peppol_exchanges_exchanged_at ON peppol_exchanges (exchanged_at);

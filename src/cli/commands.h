@@ -55,6 +55,10 @@ const CommandSpec& archive_spec();
 // `edihub archive list|export ...`: the captures kept in the store.
 int run_archive(const Args& args, std::ostream& out, std::ostream& err);
 
+const CommandSpec& peppol_report_spec();
+// `edihub peppol-report tsr|eusr --month YYYY-MM`: a monthly Peppol report, XML on stdout.
+int run_peppol_report(const Args& args, std::ostream& out, std::ostream& err);
+
 const CommandSpec& outbox_spec();
 // `edihub outbox [retry ID | cancel ID]`: what is queued to be sent.
 int run_outbox(const Args& args, std::ostream& out, std::ostream& err);

@@ -27,6 +27,7 @@ const std::vector<Command>& commands() {
       {edihub::cli::operator_spec(), edihub::cli::run_operator},
       {edihub::cli::archive_spec(), edihub::cli::run_archive},
       {edihub::cli::outbox_spec(), edihub::cli::run_outbox},
+      {edihub::cli::peppol_report_spec(), edihub::cli::run_peppol_report},
       {edihub::cli::serve_spec(), edihub::cli::run_serve},
   };
   return all;

@@ -2,6 +2,7 @@
 
 #include <pugixml.hpp>
 
+#include <cctype>
 #include <filesystem>
 #include <functional>
 
@@ -152,7 +153,14 @@ Status read_peppol(pugi::xml_node root, const std::string& path, const std::func
                              ": <peppol><participant id> must be a participant identifier SCHEME:VALUE "
                              "(iso6523-actorid-upis), e.g. 0088:5790000435951, not '" +
                              id + "'");
+    std::string country = participant.attribute("country").as_string();
+    if (!country.empty() && (country.size() != 2 || !std::isupper(static_cast<unsigned char>(country[0])) ||
+                             !std::isupper(static_cast<unsigned char>(country[1]))))
+      return Status::invalid(path +
+                             ": <peppol><participant country> must be an ISO 3166 alpha-2 code (DK, NO ...), not '" +
+                             country + "'");
     peppol.participants.push_back(std::move(id));
+    peppol.countries.push_back(std::move(country));
   }
   if (peppol.participants.empty())
     return Status::invalid(path + ": <peppol> lists no <participant id/>: every document would be refused");

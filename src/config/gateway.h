@@ -28,7 +28,7 @@
 //     <log format="text|json"/>   (a crashed worker's keys are taken
 //                                                      over after the lease)
 //     <peppol seat="POP000999">                   (a Peppol receiving access point: AS4 messages
-//       <participant id="0088:5790000435951"/>      from APs whose profiles have <peppol seat>;
+//       <participant id="0088:5790000435951" country="DK"/>  from APs whose profiles have <peppol seat>;
 //       <ap-ca file="certs/peppol-ap-ca.pem"/>      participants repeatable: those we receive for;
 //       <crl file="certs/peppol-ap.crl"/>           ap-ca and crl repeatable)
 //       <ocsp responder="http://..." timeout-ms="2000" unreachable="reject|accept"/>  (optional)
@@ -57,6 +57,7 @@ struct Peppol {
   bool enabled = false;
   std::string seat;                       // eb:To PartyId, type urn:fdc:peppol.eu:2017:identifiers:ap
   std::vector<std::string> participants;  // iso6523-actorid-upis values, "0088:5790000435951"
+  std::vector<std::string> countries;     // each participant's country (ISO 3166 alpha-2), empty: unknown
   std::vector<std::string> ap_cas;        // PEM files, resolved paths (several: the PKI generation change)
   std::vector<std::string> crls;          // PEM or DER files, resolved paths
   // <ocsp responder timeout-ms unreachable>: OCSP as well (off without it).

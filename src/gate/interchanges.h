@@ -69,6 +69,8 @@ struct InterchangeWork {
   // sending participant's ("0088:5790000435951"), the access point that
   // brought it being the partner.
   std::string documents_owner;
+  // A Peppol document: what the monthly reports count, kept when it is booked.
+  std::optional<store::PeppolExchange> exchange;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
   const std::string& owner() const { return documents_owner.empty() ? partner_id : documents_owner; }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "src/common/status.h"
+#include "src/store/exchanges.h"
 
 namespace edihub::store {
 
@@ -47,6 +48,8 @@ class Reports {
   virtual Result<Gauges> gauges(int max_failures) = 0;
   // The store's clock, in ms since the epoch: leases and received_at use it.
   virtual Result<int64_t> now_ms() = 0;
+  // The Peppol documents exchanged in [from_ms, to_ms), for the monthly reports.
+  virtual Result<std::vector<PeppolExchange>> peppol_exchanges(int64_t from_ms, int64_t to_ms) = 0;
 };
 
 }  // namespace edihub::store

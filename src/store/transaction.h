@@ -12,6 +12,7 @@
 #include "src/business/registry.h"
 #include "src/common/status.h"
 #include "src/store/captures.h"
+#include "src/store/exchanges.h"
 #include "src/store/key.h"
 #include "src/store/message_log.h"
 #include "src/store/outbox.h"
@@ -84,6 +85,9 @@ class Transaction {
   int64_t enqueued() const { return enqueued_; }
   // Archives a received request; its id for the message-log rows.
   virtual Result<int64_t> archive(const CaptureRef& capture) = 0;
+  // Keeps a Peppol document exchanged, for the reports (exchanged_at is this
+  // transaction's clock); a second row for the same key changes nothing.
+  virtual Status record_exchange(const PeppolExchange& exchange) = 0;
 
  private:
   virtual Status put_outbox(const OutboxItem& item) = 0;

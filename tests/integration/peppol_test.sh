@@ -38,7 +38,7 @@ cat >"$WORK/edihub.xml" <<XML
   <partners dir="$WORK/partners"/>
   <listen address="127.0.0.1" port="0"/>
   <peppol seat="POP000999">
-    <participant id="$ours"/>
+    <participant id="$ours" country="NO"/>
     <participant id="0088:7300010000001"/>
     <ap-ca file="$P/ap-ca.crt"/>
     <crl file="$P/ap-ca.crl"/>
@@ -136,4 +136,24 @@ sbd totals broken-totals.xml -e "0,/<cbc:ID>[^<]*</s//<cbc:ID>TOTALS-1</"
 make_peppol totals "$WORK/totals.sbd" POP000123
 refused totals EBMS:0004 "the document breaks BR-CO-"
 check_eq "totals: nothing booked" 0 "$(invoices TOTALS-1)"
+
+# --- The month's Peppol reports: four documents booked (the one resent under a
+# new MessageId counts once), from two access points, for one end user of ours.
+month=$(date -u +%Y-%m)
+"$EDIHUB" peppol-report tsr --month "$month" --config "$WORK/edihub.xml" >"$WORK/tsr.xml" 2>"$WORK/tsr.err"
+check_eq "tsr: exit" 0 $?
+tr -d ' \n' <"$WORK/tsr.xml" >"$WORK/tsr.flat"
+grep -q '<Total><Incoming>4</Incoming><Outgoing>0</Outgoing></Total>' "$WORK/tsr.flat" ||
+  fail "tsr total: $(head -c 900 "$WORK/tsr.xml")"
+grep -q '<ReporterIDschemeID="CertSubjectCN">POP000999</ReporterID>' "$WORK/tsr.flat" || fail "tsr reporter"
+check_eq "tsr: subtotals per access point, document type and process" 4 "$(grep -o 'type="PerSP-DT-PR"' "$WORK/tsr.xml" | wc -l)"
+"$EDIHUB" peppol-report eusr --month "$month" --config "$WORK/edihub.xml" >"$WORK/eusr.xml" 2>"$WORK/eusr.err"
+check_eq "eusr: exit" 0 $?
+tr -d ' \n' <"$WORK/eusr.xml" >"$WORK/eusr.flat"
+grep -q '<FullSet><SendingEndUsers>0</SendingEndUsers><ReceivingEndUsers>1</ReceivingEndUsers>' "$WORK/eusr.flat" ||
+  fail "eusr full set: $(head -c 900 "$WORK/eusr.xml")"
+grep -q '<KeymetaSchemeID="CC"schemeID="EndUserCountry">NO</Key>' "$WORK/eusr.flat" || fail "eusr: our end user's country"
+"$EDIHUB" peppol-report tsr --month 2026-13 --config "$WORK/edihub.xml" >/dev/null 2>"$WORK/bad-month.err"
+check_eq "a month that is not one: usage" 2 $?
+grep -q -- "--month must be a calendar month YYYY-MM, not '2026-13'" "$WORK/bad-month.err" || fail "bad month: $(cat "$WORK/bad-month.err")"
 finish

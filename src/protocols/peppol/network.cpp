@@ -268,7 +268,28 @@ void PeppolNetwork::keys(receivers::Message& m, const as4::UserMessage& um, as4:
   if (m.partner->documents.via != config::Partner::Documents::Via::None)
     read.document.canonical = message_json(sbd, ubl);
   w.documents.push_back(std::move(read.document));
+  store::PeppolExchange e;
+  e.partner_id = w.key->partner_id;
+  e.message_id = w.key->message_id;
+  e.other_sp = um.from[0].id;
+  const peppol::Scope* doc = sbd.scope("DOCUMENTID");
+  const peppol::Scope* process = sbd.scope("PROCESSID");
+  e.document_type_scheme = doc->identifier.empty() ? std::string(kDocumentScheme) : doc->identifier;
+  e.document_type = doc->instance_identifier;
+  e.process_scheme = process->identifier.empty() ? std::string(kProcessScheme) : process->identifier;
+  e.process = process->instance_identifier;
+  e.sender = sbd.sender.value;
+  e.receiver = sbd.receiver.value;
+  e.c1_country = sbd.country_c1();
+  e.c4_country = country_of(sbd.receiver.value);
+  w.exchange = std::move(e);
   m.work.interchanges.push_back(std::move(w));
+}
+
+std::string PeppolNetwork::country_of(const std::string& participant) const {
+  for (size_t i = 0; i < settings_.participants.size(); ++i)
+    if (same_id(settings_.participants[i], participant)) return settings_.countries[i];
+  return "";
 }
 
 int64_t PeppolNetwork::now() const { return test_now_ != 0 ? test_now_ : static_cast<int64_t>(std::time(nullptr)); }

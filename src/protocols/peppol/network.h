@@ -51,6 +51,7 @@ class PeppolNetwork : public as4::Network {
  private:
   PeppolNetwork(config::Peppol settings, crypto::TrustStore trust, const config::Partners& partners);
   bool ours(const std::string& participant) const;
+  std::string country_of(const std::string& participant) const;
   int64_t now() const;
 
   config::Peppol settings_;

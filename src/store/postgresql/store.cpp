@@ -222,6 +222,24 @@ class PgTransaction : public Transaction {
                     .add(partner_text(m.detail, 2000))
                     .add(m.capture_id)));
   }
+  Status record_exchange(const PeppolExchange& e) override {
+    static const std::string sql = exchange_insert_sql('$');
+    return done(c_.exec(sql.c_str(), Params()
+                                         .add(e.partner_id)
+                                         .add(e.message_id)
+                                         .add(e.direction)
+                                         .add(now_)
+                                         .add(e.other_sp)
+                                         .add(e.transport_profile)
+                                         .add(e.document_type_scheme)
+                                         .add(e.document_type)
+                                         .add(e.process_scheme)
+                                         .add(e.process)
+                                         .add(e.sender)
+                                         .add(e.receiver)
+                                         .add(e.c1_country)
+                                         .add(e.c4_country)));
+  }
   Result<int64_t> archive(const CaptureRef& cap) override {
     ASSIGN_OR_RETURN(Rows r,
                      c_.exec("INSERT INTO captures (received_at, partner_id, protocol, message_id, raw_sha256, head,"
@@ -546,6 +564,15 @@ class PgStore : public Store {
   Result<StatusReport> report() override;
   Result<Gauges> gauges(int max_failures) override;
   Result<int64_t> now_ms() override { return c_->clock_ms(); }
+  Result<std::vector<PeppolExchange>> peppol_exchanges(int64_t from_ms, int64_t to_ms) override {
+    static const std::string sql = exchange_select_sql('$');
+    ASSIGN_OR_RETURN(Rows r, c_->exec(sql.c_str(), Params().add(from_ms).add(to_ms)));
+    std::vector<PeppolExchange> out;
+    for (int i = 0; i < r.size(); ++i) {
+      out.push_back(exchange_of([&](int col) { return r.text(i, col); }, r.int64(i, 3)));
+    }
+    return out;
+  }
 
   ConsoleStore& console() override { return *console_; }
 

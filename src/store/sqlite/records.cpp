@@ -4,6 +4,16 @@
 
 namespace edihub::store::sqlite {
 
+namespace {
+
+// Kept for the process: a statement keeps the text it was prepared from.
+const std::string& exchange_insert() {
+  static const std::string sql = exchange_insert_sql('?');
+  return sql;
+}
+
+}  // namespace
+
 Records::Records(Connection& c)
     : c_(c),
       log_(c,
@@ -15,7 +25,18 @@ Records::Records(Connection& c)
                " created_at, next_attempt_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)"),
       archive_(c,
                "INSERT INTO captures (received_at, partner_id, protocol, message_id, raw_sha256, head, body)"
-               " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)") {}
+               " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+      exchange_(c, exchange_insert().c_str()) {}
+
+Status Records::record_exchange(const PeppolExchange& e, int64_t now_ms) {
+  Using q(exchange_);
+  q->bind(1, e.partner_id).bind(2, e.message_id).bind(3, e.direction).bind(4, now_ms).bind(5, e.other_sp);
+  q->bind(6, e.transport_profile).bind(7, e.document_type_scheme).bind(8, e.document_type);
+  q->bind(9, e.process_scheme).bind(10, e.process).bind(11, e.sender).bind(12, e.receiver);
+  q->bind(13, e.c1_country).bind(14, e.c4_country);
+  Result<int64_t> n = q->run();
+  return n.is_ok() ? Status::ok() : n.status();
+}
 
 Status Records::log(const MessageLog& m, int64_t now_ms) {
   Using q(log_);

@@ -97,6 +97,7 @@ class SqliteStore : public Store {
   Result<StatusReport> report() override;
   Result<Gauges> gauges(int max_failures) override;
   Result<int64_t> now_ms() override { return c_->clock_ms(); }
+  Result<std::vector<PeppolExchange>> peppol_exchanges(int64_t from_ms, int64_t to_ms) override;
 
   ConsoleStore& console() override { return *console_; }
 
@@ -292,6 +293,19 @@ Result<std::vector<std::string>> SqliteStore::partners_with_keys() {
     ASSIGN_OR_RETURN(bool row, q.step());
     if (!row) break;
     out.push_back(q.text(0));
+  }
+  return out;
+}
+
+Result<std::vector<PeppolExchange>> SqliteStore::peppol_exchanges(int64_t from_ms, int64_t to_ms) {
+  const std::string sql = exchange_select_sql('?');
+  Stmt q(*c_, sql.c_str());
+  q.bind(1, from_ms).bind(2, to_ms);
+  std::vector<PeppolExchange> out;
+  while (true) {
+    ASSIGN_OR_RETURN(bool row, q.step());
+    if (!row) break;
+    out.push_back(exchange_of([&](int i) { return q.text(i); }, q.int64(3)));
   }
   return out;
 }

@@ -45,6 +45,7 @@ class SqliteTransaction : public Transaction {
   Result<int64_t> next_sequence(const std::string& name) override { return business_.next_sequence(name); }
   Status log(const MessageLog& entry) override { return records_.log(entry, now_); }
   Result<int64_t> archive(const CaptureRef& capture) override { return records_.archive(capture, now_); }
+  Status record_exchange(const PeppolExchange& e) override { return records_.record_exchange(e, now_); }
 
  private:
   Status put_outbox(const OutboxItem& item) override { return records_.enqueue(item, now_); }
