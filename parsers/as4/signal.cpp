@@ -40,11 +40,21 @@ std::string build_user_message(const OutgoingMessage& m) {
   party(parties, "eb:From", m.from, kInitiator);
   party(parties, "eb:To", m.to, kResponder);
   pugi::xml_node collab = um.append_child("eb:CollaborationInfo");
+  if (!m.agreement_ref.empty()) collab.append_child("eb:AgreementRef").text() = m.agreement_ref.c_str();
   pugi::xml_node service = collab.append_child("eb:Service");
   if (!m.service_type.empty()) service.append_attribute("type") = m.service_type.c_str();
   service.text() = m.service.c_str();
   collab.append_child("eb:Action").text() = m.action.c_str();
   collab.append_child("eb:ConversationId").text() = m.conversation_id.c_str();
+  if (!m.message_properties.empty()) {
+    pugi::xml_node props = um.append_child("eb:MessageProperties");
+    for (const Property& p : m.message_properties) {
+      pugi::xml_node n = props.append_child("eb:Property");
+      n.append_attribute("name") = p.name.c_str();
+      if (!p.type.empty()) n.append_attribute("type") = p.type.c_str();
+      n.text() = p.value.c_str();
+    }
+  }
   pugi::xml_node payload = um.append_child("eb:PayloadInfo");
   for (const OutgoingPart& p : m.parts) {
     pugi::xml_node pi = payload.append_child("eb:PartInfo");

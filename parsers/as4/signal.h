@@ -21,12 +21,14 @@ struct OutgoingPart {
 struct OutgoingMessage {
   std::string message_id, timestamp;  // fixed when the row was queued / prepared
   Party from, to;
+  std::string agreement_ref;  // empty: none (a Peppol P-Mode names one)
   std::string service, service_type, action, conversation_id;
+  Properties message_properties;  // eb:MessageProperties (Peppol's originalSender, finalRecipient)
   std::vector<OutgoingPart> parts;
 };
 
 // The SOAP 1.2 envelope (with the XML declaration) of a UserMessage with the
-// default ebMS roles and agreement-less collaboration.
+// default ebMS roles.
 std::string build_user_message(const OutgoingMessage& m);
 
 // What a partner answered: one signal referring to our message.

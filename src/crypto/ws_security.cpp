@@ -7,6 +7,7 @@
 #include <openssl/bn.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -716,58 +717,79 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
   return {};
 }
 
-Result<std::string> sign_envelope(std::string_view soap, const Identity& identity) {
-  ClearOpenSslErrors clear_errors;
-  if (!xmlsec_ready()) return Status::unavailable("the XML security library did not start");
-  libxml_errors_to_request();
-  Doc doc(xmlReadMemory(soap.data(), static_cast<int>(soap.size()), "signal.xml", nullptr,
-                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
-          xmlFreeDoc);
-  xmlNode* envelope = doc ? xmlDocGetRootElement(doc.get()) : nullptr;
+namespace {
+
+constexpr const char* kX509TokenType =
+    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3";
+
+// An envelope being signed: its document, its eb:Messaging and Body (with
+// wsu:Ids), the wsse:Security header holding our BinarySecurityToken.
+struct Securing {
+  Doc doc{nullptr, xmlFreeDoc};
+  xmlNode* security = nullptr;
+  xmlNs* wsse = nullptr;
+  xmlNs* wsu = nullptr;
+};
+
+// Parses `soap` and adds the Ids and the header with our token; Invalid names what is missing.
+Status prepare_security(std::string_view soap, const Identity& identity, Securing* s) {
+  s->doc.reset(xmlReadMemory(soap.data(), static_cast<int>(soap.size()), "message.xml", nullptr,
+                             XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
+  xmlNode* envelope = s->doc ? xmlDocGetRootElement(s->doc.get()) : nullptr;
   xmlNode* header = child(envelope, kSoap12, "Header");
   xmlNode* messaging = child(header, kEbms, "Messaging");
   xmlNode* body = child(envelope, kSoap12, "Body");
   if (messaging == nullptr || body == nullptr)
     return Status::invalid("sign: not a SOAP 1.2 envelope with eb:Messaging and a Body");
   const std::string wsse_ns(kWsseNs);
-  xmlNs* wsu = xmlNewNs(envelope, BAD_CAST kWsu, BAD_CAST "wsu");
-  xmlNs* wsse = xmlNewNs(envelope, BAD_CAST wsse_ns.c_str(), BAD_CAST "wsse");
-  xmlNs* soap_ns = xmlSearchNsByHref(doc.get(), envelope, BAD_CAST kSoap12);
-  xmlSetNsProp(messaging, wsu, BAD_CAST "Id", BAD_CAST "_edihub-messaging");
-  xmlSetNsProp(body, wsu, BAD_CAST "Id", BAD_CAST "_edihub-body");
+  s->wsu = xmlNewNs(envelope, BAD_CAST kWsu, BAD_CAST "wsu");
+  s->wsse = xmlNewNs(envelope, BAD_CAST wsse_ns.c_str(), BAD_CAST "wsse");
+  xmlNs* soap_ns = xmlSearchNsByHref(s->doc.get(), envelope, BAD_CAST kSoap12);
+  xmlSetNsProp(messaging, s->wsu, BAD_CAST "Id", BAD_CAST "_edihub-messaging");
+  xmlSetNsProp(body, s->wsu, BAD_CAST "Id", BAD_CAST "_edihub-body");
 
   // wsse:Security first in the header: our certificate, then the signature.
-  xmlNode* security = xmlNewDocNode(doc.get(), wsse, BAD_CAST "Security", nullptr);
-  xmlSetNsProp(security, soap_ns, BAD_CAST "mustUnderstand", BAD_CAST "true");
-  xmlAddPrevSibling(messaging, security);
+  s->security = xmlNewDocNode(s->doc.get(), s->wsse, BAD_CAST "Security", nullptr);
+  xmlSetNsProp(s->security, soap_ns, BAD_CAST "mustUnderstand", BAD_CAST "true");
+  xmlAddPrevSibling(messaging, s->security);
   unsigned char* der = nullptr;
   const int der_len = i2d_X509(identity.certificate.get(), &der);
   if (der_len <= 0) return Status::invalid("sign: our certificate cannot be encoded");
   const std::string b64 = mime::base64_encode({reinterpret_cast<const char*>(der), static_cast<size_t>(der_len)});
   OPENSSL_free(der);
-  xmlNode* token = xmlNewChild(security, wsse, BAD_CAST "BinarySecurityToken", BAD_CAST b64.c_str());
+  xmlNode* token = xmlNewChild(s->security, s->wsse, BAD_CAST "BinarySecurityToken", BAD_CAST b64.c_str());
   xmlSetProp(token, BAD_CAST "EncodingType",
              BAD_CAST "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary");
-  xmlSetProp(token, BAD_CAST "ValueType",
-             BAD_CAST "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3");
-  xmlSetNsProp(token, wsu, BAD_CAST "Id", BAD_CAST "_edihub-token");
-  if (std::string e = register_ids(doc.get()); !e.empty()) return Status::invalid("sign: " + e);
+  xmlSetProp(token, BAD_CAST "ValueType", BAD_CAST kX509TokenType);
+  xmlSetNsProp(token, s->wsu, BAD_CAST "Id", BAD_CAST "_edihub-token");
+  if (std::string e = register_ids(s->doc.get()); !e.empty()) return Status::invalid("sign: " + e);
+  return Status::ok();
+}
 
-  xmlNode* signature = xmlSecTmplSignatureCreateNsPref(doc.get(), xmlSecTransformExclC14NId, xmlSecTransformRsaSha256Id,
-                                                       nullptr, BAD_CAST "ds");
+// Signs eb:Messaging, the Body and the `cids` (attachments this thread's
+// t_attachments serves) with `identity`, the signature in the Security header.
+Status sign_prepared(Securing* s, const Identity& identity, const std::vector<std::string>& cids) {
+  xmlNode* signature = xmlSecTmplSignatureCreateNsPref(s->doc.get(), xmlSecTransformExclC14NId,
+                                                       xmlSecTransformRsaSha256Id, nullptr, BAD_CAST "ds");
   if (signature == nullptr) return Status::invalid("sign: no signature template");
-  xmlAddChild(security, signature);
+  xmlAddChild(s->security, signature);
   for (const char* uri : {"#_edihub-messaging", "#_edihub-body"}) {
     xmlNode* ref = xmlSecTmplSignatureAddReference(signature, xmlSecTransformSha256Id, nullptr, BAD_CAST uri, nullptr);
     if (ref == nullptr || xmlSecTmplReferenceAddTransform(ref, xmlSecTransformExclC14NId) == nullptr)
       return Status::invalid("sign: no reference template");
   }
+  for (const std::string& cid : cids) {
+    const std::string uri = "cid:" + cid;
+    xmlNode* ref =
+        xmlSecTmplSignatureAddReference(signature, xmlSecTransformSha256Id, nullptr, BAD_CAST uri.c_str(), nullptr);
+    if (ref == nullptr || xmlSecTmplReferenceAddTransform(ref, &swa_content_klass) == nullptr)
+      return Status::invalid("sign: no attachment reference template");
+  }
   xmlNode* key_info = xmlSecTmplSignatureEnsureKeyInfo(signature, nullptr);
-  xmlNode* str = xmlNewChild(key_info, wsse, BAD_CAST "SecurityTokenReference", nullptr);
-  xmlNode* str_ref = xmlNewChild(str, wsse, BAD_CAST "Reference", nullptr);
+  xmlNode* str = xmlNewChild(key_info, s->wsse, BAD_CAST "SecurityTokenReference", nullptr);
+  xmlNode* str_ref = xmlNewChild(str, s->wsse, BAD_CAST "Reference", nullptr);
   xmlSetProp(str_ref, BAD_CAST "URI", BAD_CAST "#_edihub-token");
-  xmlSetProp(str_ref, BAD_CAST "ValueType",
-             BAD_CAST "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3");
+  xmlSetProp(str_ref, BAD_CAST "ValueType", BAD_CAST kX509TokenType);
 
   std::unique_ptr<xmlSecDSigCtx, DSigCtxFree> ctx(xmlSecDSigCtxCreate(nullptr));
   if (!ctx) return Status::invalid("sign: no signature context");
@@ -775,12 +797,148 @@ Result<std::string> sign_envelope(std::string_view soap, const Identity& identit
   if (ctx->signKey == nullptr) return Status::invalid("sign: our private key cannot be used");
   t_xmlsec_error.clear();
   if (xmlSecDSigCtxSign(ctx.get(), signature) < 0) return Status::invalid("sign: " + t_xmlsec_error);
+  return Status::ok();
+}
+
+std::string dump(xmlDoc* doc) {
   xmlChar* out = nullptr;
   int size = 0;
-  xmlDocDumpMemoryEnc(doc.get(), &out, &size, "UTF-8");
-  std::string signed_xml(reinterpret_cast<const char*>(out), static_cast<size_t>(size));
+  xmlDocDumpMemoryEnc(doc, &out, &size, "UTF-8");
+  std::string xml(reinterpret_cast<const char*>(out), static_cast<size_t>(size));
   xmlFree(out);
-  return signed_xml;
+  return xml;
+}
+
+// The content key for `to`: RSA-OAEP with SHA-256 and MGF1-SHA256.
+bool rsa_oaep_sha256_encrypt(EVP_PKEY* to, const std::string& in, std::string* out) {
+  std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)> ctx(EVP_PKEY_CTX_new(to, nullptr), EVP_PKEY_CTX_free);
+  const auto* data = reinterpret_cast<const unsigned char*>(in.data());
+  size_t n = 0;
+  bool ok = ctx && EVP_PKEY_encrypt_init(ctx.get()) > 0 &&
+            EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_PKCS1_OAEP_PADDING) > 0 &&
+            EVP_PKEY_CTX_set_rsa_oaep_md(ctx.get(), EVP_sha256()) > 0 &&
+            EVP_PKEY_CTX_set_rsa_mgf1_md(ctx.get(), EVP_sha256()) > 0 &&
+            EVP_PKEY_encrypt(ctx.get(), nullptr, &n, data, in.size()) > 0;
+  if (ok) {
+    out->resize(n);
+    ok = EVP_PKEY_encrypt(ctx.get(), reinterpret_cast<unsigned char*>(out->data()), &n, data, in.size()) > 0;
+    out->resize(ok ? n : 0);
+  }
+  ERR_clear_error();
+  return ok;
+}
+
+// IV + AES-128-GCM ciphertext + tag: the SwA Attachment-Ciphertext-Transform's octets.
+bool aes128_gcm_encrypt(const std::string& key, std::string_view in, std::string* out) {
+  if (in.size() > static_cast<size_t>(INT32_MAX)) return false;
+  unsigned char iv[kGcmIv];
+  if (RAND_bytes(iv, sizeof iv) != 1) return false;
+  std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
+  out->assign(reinterpret_cast<const char*>(iv), kGcmIv);
+  out->resize(kGcmIv + in.size() + kGcmTag);
+  auto* o = reinterpret_cast<unsigned char*>(out->data());
+  int len = 0, final_len = 0;
+  const bool ok =
+      ctx && EVP_EncryptInit_ex(ctx.get(), EVP_aes_128_gcm(), nullptr, nullptr, nullptr) == 1 &&
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kGcmIv, nullptr) == 1 &&
+      EVP_EncryptInit_ex(ctx.get(), nullptr, nullptr, reinterpret_cast<const unsigned char*>(key.data()), iv) == 1 &&
+      EVP_EncryptUpdate(ctx.get(), o + kGcmIv, &len, reinterpret_cast<const unsigned char*>(in.data()),
+                        static_cast<int>(in.size())) == 1 &&
+      EVP_EncryptFinal_ex(ctx.get(), o + kGcmIv + len, &final_len) == 1 &&
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, kGcmTag, o + kGcmIv + in.size()) == 1;
+  ERR_clear_error();
+  return ok;
+}
+
+// Encrypts every part for `to` (see secure_user_message): the EncryptedKey
+// and EncryptedData elements in the Security header, the parts' bytes replaced.
+Status encrypt_parts(Securing* s, std::vector<OutgoingAttachment>* parts, const Certificate& to) {
+  std::string key(16, '\0'), wrapped;
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(key.data()), 16) != 1)
+    return Status::unavailable("encrypt: no random content key");
+  if (!rsa_oaep_sha256_encrypt(X509_get0_pubkey(to.get()), key, &wrapped))
+    return Status::invalid("encrypt: the recipient's certificate " + to.subject() + " has no RSA key to encrypt to");
+  xmlNs* xenc = xmlNewNs(s->security, BAD_CAST kXenc, BAD_CAST "xenc");
+  xmlNs* xenc11 = xmlNewNs(s->security, BAD_CAST kXenc11, BAD_CAST "xenc11");
+  xmlNs* ds = xmlNewNs(s->security, BAD_CAST kDs, BAD_CAST "ds");
+  // After the token, before the signature: the order WSS4J writes.
+  xmlNode* token = child(s->security, std::string(kWsseNs).c_str(), "BinarySecurityToken");
+  xmlNode* ek = xmlNewDocNode(s->doc.get(), xenc, BAD_CAST "EncryptedKey", nullptr);
+  xmlAddNextSibling(token, ek);
+  xmlSetProp(ek, BAD_CAST "Id", BAD_CAST "_edihub-key");
+  xmlNode* method = xmlNewChild(ek, xenc, BAD_CAST "EncryptionMethod", nullptr);
+  xmlSetProp(method, BAD_CAST "Algorithm", BAD_CAST kRsaOaep11);
+  xmlSetProp(xmlNewChild(method, ds, BAD_CAST "DigestMethod", nullptr), BAD_CAST "Algorithm", BAD_CAST kSha256);
+  xmlSetProp(xmlNewChild(method, xenc11, BAD_CAST "MGF", nullptr), BAD_CAST "Algorithm", BAD_CAST kMgf1Sha256);
+  xmlNode* str = xmlNewChild(xmlNewChild(ek, ds, BAD_CAST "KeyInfo", nullptr), s->wsse,
+                             BAD_CAST "SecurityTokenReference", nullptr);
+  xmlNode* serial =
+      xmlNewChild(xmlNewChild(str, ds, BAD_CAST "X509Data", nullptr), ds, BAD_CAST "X509IssuerSerial", nullptr);
+  xmlNewTextChild(serial, ds, BAD_CAST "X509IssuerName", BAD_CAST rfc2253(X509_get_issuer_name(to.get())).c_str());
+  std::unique_ptr<BIGNUM, decltype(&BN_free)> bn(ASN1_INTEGER_to_BN(X509_get0_serialNumber(to.get()), nullptr),
+                                                 BN_free);
+  char* dec = bn ? BN_bn2dec(bn.get()) : nullptr;
+  xmlNewTextChild(serial, ds, BAD_CAST "X509SerialNumber", BAD_CAST(dec != nullptr ? dec : ""));
+  OPENSSL_free(dec);
+  xmlNewTextChild(xmlNewChild(ek, xenc, BAD_CAST "CipherData", nullptr), xenc, BAD_CAST "CipherValue",
+                  BAD_CAST mime::base64_encode(wrapped).c_str());
+  xmlNode* list = xmlNewChild(ek, xenc, BAD_CAST "ReferenceList", nullptr);
+  xmlNode* after = ek;
+  for (size_t i = 0; i < parts->size(); ++i) {
+    OutgoingAttachment& part = (*parts)[i];
+    const std::string id = "_edihub-data-" + std::to_string(i + 1);
+    xmlSetProp(xmlNewChild(list, xenc, BAD_CAST "DataReference", nullptr), BAD_CAST "URI", BAD_CAST("#" + id).c_str());
+    xmlNode* data = xmlNewDocNode(s->doc.get(), xenc, BAD_CAST "EncryptedData", nullptr);
+    after = xmlAddNextSibling(after, data);
+    xmlSetProp(data, BAD_CAST "Id", BAD_CAST id.c_str());
+    xmlSetProp(data, BAD_CAST "MimeType", BAD_CAST part.mime_type.c_str());
+    xmlSetProp(data, BAD_CAST "Type", BAD_CAST kContentOnly);
+    xmlSetProp(xmlNewChild(data, xenc, BAD_CAST "EncryptionMethod", nullptr), BAD_CAST "Algorithm",
+               BAD_CAST kAes128Gcm);
+    xmlNode* cref =
+        xmlNewChild(xmlNewChild(data, xenc, BAD_CAST "CipherData", nullptr), xenc, BAD_CAST "CipherReference", nullptr);
+    xmlSetProp(cref, BAD_CAST "URI", BAD_CAST("cid:" + part.content_id).c_str());
+    xmlSetProp(xmlNewChild(xmlNewChild(cref, xenc, BAD_CAST "Transforms", nullptr), ds, BAD_CAST "Transform", nullptr),
+               BAD_CAST "Algorithm", BAD_CAST kCiphertextTransform);
+    std::string cipher;
+    if (!aes128_gcm_encrypt(key, part.bytes, &cipher)) return Status::invalid("encrypt: AES-128-GCM failed");
+    part.bytes = std::move(cipher);
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<std::string> sign_envelope(std::string_view soap, const Identity& identity) {
+  ClearOpenSslErrors clear_errors;
+  if (!xmlsec_ready()) return Status::unavailable("the XML security library did not start");
+  libxml_errors_to_request();
+  Securing s;
+  RETURN_IF_ERROR(prepare_security(soap, identity, &s));
+  RETURN_IF_ERROR(sign_prepared(&s, identity, {}));
+  return dump(s.doc.get());
+}
+
+Result<std::string> secure_user_message(std::string_view soap, std::vector<OutgoingAttachment>* parts,
+                                        const Identity& signer, const Certificate* encrypt_for) {
+  ClearOpenSslErrors clear_errors;
+  if (!xmlsec_ready()) return Status::unavailable("the XML security library did not start");
+  libxml_errors_to_request();
+  Securing s;
+  RETURN_IF_ERROR(prepare_security(soap, signer, &s));
+  // The parts as the signature's cid: references read them: the octets before encryption.
+  std::vector<Attachment> plain;
+  std::vector<std::string> cids;
+  for (const OutgoingAttachment& p : *parts) {
+    plain.push_back({p.content_id, p.bytes});
+    cids.push_back(p.content_id);
+  }
+  t_attachments = &plain;
+  const Status signed_ok = sign_prepared(&s, signer, cids);
+  t_attachments = nullptr;
+  RETURN_IF_ERROR(signed_ok);
+  if (encrypt_for != nullptr) RETURN_IF_ERROR(encrypt_parts(&s, parts, *encrypt_for));
+  return dump(s.doc.get());
 }
 
 }  // namespace edihub::crypto::wss

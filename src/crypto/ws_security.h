@@ -81,6 +81,26 @@ Failure check(std::string_view soap, const std::vector<Attachment>& attachments,
 // an RSA-SHA256, exclusive-c14n, SHA-256 signature over both.
 Result<std::string> sign_envelope(std::string_view soap, const Identity& identity);
 
+// Sending: one attachment of a UserMessage, by its Content-ID (without angle
+// brackets), its media type, and the octets that go on the wire (gzipped
+// already when the message compresses it).
+struct OutgoingAttachment {
+  std::string content_id, mime_type, bytes;
+};
+
+// A UserMessage (a SOAP 1.2 envelope as parsers/as4 builds it) secured as
+// the eDelivery AS4 profile asks: wsu:Ids on eb:Messaging and the Body, a
+// wsse:Security header with our certificate as a BinarySecurityToken and an
+// RSA-SHA256, exclusive-c14n, SHA-256 signature over both and every part (the
+// SwA Attachment-Content-Signature-Transform); then, with `encrypt_for`, every
+// part encrypted for that certificate: one AES-128-GCM content key under
+// xmlenc11 RSA-OAEP (SHA-256, MGF1-SHA256), the recipient named by issuer and
+// serial, one xenc:EncryptedData per part (Attachment-Content-Only, a
+// CipherReference by cid: through the Attachment-Ciphertext-Transform), and
+// each part's bytes replaced by IV + ciphertext + tag. Returns the envelope.
+Result<std::string> secure_user_message(std::string_view soap, std::vector<OutgoingAttachment>* parts,
+                                        const Identity& signer, const Certificate* encrypt_for);
+
 inline constexpr std::string_view kWsseNs =
     "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
 

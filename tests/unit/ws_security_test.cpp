@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "parsers/as4/signal.h"
 #include "src/crypto/ws_security.h"
 
 using namespace edihub;
@@ -175,4 +176,66 @@ TEST_CASE("WS-Security: signed and encrypted by the JDK for us: decrypted, then 
   CHECK(f.code == "EBMS:0103");
   CHECK(f.detail ==
         "the partner profile requires encryption; the attachment cid:payload-1@acme.example is not encrypted");
+}
+
+TEST_CASE("WS-Security: a UserMessage we sign and encrypt is read back by the receiving check, and not once changed") {
+  const std::string dir = std::string(EDIHUB_SOURCE_DIR) + "/partners/certs/";
+  crypto::Identity us{crypto::Certificate::load_pem_file(dir + "edihub.crt").value(),
+                      crypto::PrivateKey::load_pem_file(dir + "edihub.key").value()};
+  as4::OutgoingMessage m;
+  m.message_id = "out-1@edihub";
+  m.timestamp = "2026-12-03T10:00:00Z";
+  m.from = {"EDIHUB", ""};
+  m.to = {"ACMESUPPLY", ""};
+  m.agreement_ref = "urn:example:agreement";
+  m.service = "urn:edihub:edi";
+  m.action = "acknowledgment";
+  m.conversation_id = "c1";
+  m.message_properties = {{"originalSender", "0088:1", "iso6523-actorid-upis"}};
+  m.parts = {{"payload.out-1@edihub", "application/edi-x12", false}, {"second.out-1@edihub", "text/plain", false}};
+  const std::string soap = as4::build_user_message(m);
+  std::vector<crypto::wss::OutgoingAttachment> parts = {{"payload.out-1@edihub", "application/edi-x12", kPayload},
+                                                        {"second.out-1@edihub", "text/plain", "second part"}};
+  // Encrypted for our own certificate, so that our receiving side (holding our key) reads it.
+  Result<std::string> secured = crypto::wss::secure_user_message(soap, &parts, us, &us.certificate);
+  REQUIRE_MESSAGE(secured.is_ok(), secured.status().message());
+  CHECK(parts[0].bytes.size() == kPayload.size() + 12 + 16);  // IV + ciphertext + tag
+  CHECK(parts[0].bytes.find("ISA") == std::string::npos);
+  Policy policy;
+  policy.signers.push_back(us.certificate);
+  policy.identities.push_back(us);
+  policy.require_encryption = true;
+  std::vector<Attachment> wire = {{parts[0].content_id, parts[0].bytes}, {parts[1].content_id, parts[1].bytes}};
+  Checked c;
+  Failure f = crypto::wss::check(secured.value(), wire, policy, &c);
+  CHECK_MESSAGE(!f, std::string(f.code + " " + f.detail));
+  CHECK(c.is_signed);
+  CHECK(c.decrypted["payload.out-1@edihub"] == kPayload);
+  CHECK(c.decrypted["second.out-1@edihub"] == "second part");
+  CHECK(c.mime_types["payload.out-1@edihub"] == "application/edi-x12");
+  REQUIRE(c.references.size() == 4);
+  CHECK(c.references[2].uri == "cid:payload.out-1@edihub");
+  CHECK(secured->find("<eb:AgreementRef>urn:example:agreement</eb:AgreementRef>") != std::string::npos);
+  CHECK(secured->find("<eb:Property name=\"originalSender\" type=\"iso6523-actorid-upis\">0088:1</eb:Property>") !=
+        std::string::npos);
+
+  // A changed ciphertext does not decrypt; a message signed but not encrypted verifies over the plaintext.
+  std::string tampered = parts[1].bytes;
+  tampered[14] ^= 1;
+  wire[1].bytes = tampered;
+  f = crypto::wss::check(secured.value(), wire, policy, &c);
+  CHECK(f.code == "EBMS:0102");
+  std::vector<crypto::wss::OutgoingAttachment> plain = {{"payload.out-1@edihub", "application/edi-x12", kPayload},
+                                                        {"second.out-1@edihub", "text/plain", "second part"}};
+  Result<std::string> signed_only = crypto::wss::secure_user_message(soap, &plain, us, nullptr);
+  REQUIRE(signed_only.is_ok());
+  CHECK(plain[0].bytes == kPayload);
+  policy.require_encryption = false;
+  Checked c2;
+  f = crypto::wss::check(signed_only.value(), {{plain[0].content_id, kPayload}, {plain[1].content_id, "second part"}},
+                         policy, &c2);
+  CHECK_MESSAGE(!f, std::string(f.code + " " + f.detail));
+  f = crypto::wss::check(signed_only.value(),
+                         {{plain[0].content_id, kPayload + "!"}, {plain[1].content_id, "second part"}}, policy, &c2);
+  CHECK(f.code == "EBMS:0101");
 }
