@@ -25,6 +25,21 @@ void property(pugi::xml_node props, const char* name, const std::string& value) 
 
 }  // namespace
 
+namespace {
+
+constexpr std::string_view kDsNs = "http://www.w3.org/2000/09/xmldsig#";
+
+// A ds:Reference's URI, digest method and value (what a receipt must repeat).
+SignedReference reference_of(const pugi::xml_node& ref) {
+  SignedReference r;
+  r.uri = xml::attribute(ref, "URI");
+  r.digest_method = xml::attribute(xml::child(ref, kDsNs, "DigestMethod"), "Algorithm");
+  r.digest_value = xml::text(xml::child(ref, kDsNs, "DigestValue"));
+  return r;
+}
+
+}  // namespace
+
 std::string build_user_message(const OutgoingMessage& m) {
   pugi::xml_document doc;
   pugi::xml_node env = doc.append_child("S12:Envelope");
@@ -67,6 +82,20 @@ std::string build_user_message(const OutgoingMessage& m) {
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + xml::print(doc);
 }
 
+std::vector<SignedReference> signature_references(std::string_view bytes, const Limits& limits) {
+  std::vector<SignedReference> out;
+  pugi::xml_document doc;
+  if (!xml::load(bytes, limits.xml, &doc).empty()) return out;
+  pugi::xml_node header = xml::child(doc.document_element(), kSoap12Ns, "Header");
+  for (pugi::xml_node security : header.children()) {
+    if (xml::local_name(security) != "Security") continue;
+    pugi::xml_node info = xml::child(xml::child(security, kDsNs, "Signature"), kDsNs, "SignedInfo");
+    for (pugi::xml_node ref : info.children())
+      if (xml::is(ref, kDsNs, "Reference") && out.size() < limits.max_parts + 10) out.push_back(reference_of(ref));
+  }
+  return out;
+}
+
 const Signal::Problem* Signal::failure() const {
   for (const Problem& p : errors)
     if (p.severity != "warning") return &p;
@@ -88,7 +117,16 @@ std::string parse_signal(std::string_view bytes, Signal* out, const Limits& limi
   pugi::xml_node info = xml::child(signal, kEbmsNs, "MessageInfo");
   s.message_id = xml::text(xml::child(info, kEbmsNs, "MessageId"));
   s.ref_to_message_id = xml::text(xml::child(info, kEbmsNs, "RefToMessageId"));
-  s.receipt = static_cast<bool>(xml::child(signal, kEbmsNs, "Receipt"));
+  pugi::xml_node receipt = xml::child(signal, kEbmsNs, "Receipt");
+  s.receipt = static_cast<bool>(receipt);
+  for (pugi::xml_node nri : receipt.children()) {
+    if (xml::local_name(nri) != "NonRepudiationInformation") continue;
+    for (pugi::xml_node part : nri.children()) {
+      if (xml::local_name(part) != "MessagePartNRInformation") continue;
+      if (s.non_repudiation.size() >= limits.max_parts + 10) break;
+      if (pugi::xml_node ref = xml::child(part, kDsNs, "Reference")) s.non_repudiation.push_back(reference_of(ref));
+    }
+  }
   for (pugi::xml_node e : signal.children()) {
     if (!xml::is(e, kEbmsNs, "Error")) continue;
     if (s.errors.size() >= limits.max_parts) break;

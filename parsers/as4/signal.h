@@ -31,6 +31,10 @@ struct OutgoingMessage {
 // default ebMS roles.
 std::string build_user_message(const OutgoingMessage& m);
 
+// The ds:References of the signature in a SOAP envelope's wsse:Security
+// header (what a non-repudiation Receipt must repeat), empty without one.
+std::vector<SignedReference> signature_references(std::string_view soap, const Limits& limits = {});
+
 // What a partner answered: one signal referring to our message.
 struct Signal {
   struct Problem {
@@ -39,6 +43,9 @@ struct Signal {
   std::string message_id, ref_to_message_id;
   bool receipt = false;         // an eb:Receipt
   std::vector<Problem> errors;  // eb:Error elements (a failure or warning each)
+  // The eb:Receipt's ebbp:NonRepudiationInformation: the ds:Reference each
+  // MessagePartNRInformation repeats (URI, digest method and value).
+  std::vector<SignedReference> non_repudiation;
   // The first failure (not a warning), or nullptr.
   const Problem* failure() const;
 };

@@ -5,6 +5,7 @@
 
 #include <ostream>
 
+#include "src/protocols/peppol/network.h"
 #include "src/cli/commands.h"
 #include "src/cli/duration.h"
 #include "src/cli/store_args.h"
@@ -62,8 +63,13 @@ int run_once(const Args& command_line, std::ostream& out, std::ostream& err) {
     err << "edihub outbox: " << as2.status().message() << "\n";
     return kUsage;
   }
+  auto network = peppol::PeppolNetwork::from_config(*gw, partners.value());
+  if (!network.is_ok()) {
+    err << "edihub outbox: " << network.status().message() << "\n";
+    return kUsage;
+  }
   curl_global_init(CURL_GLOBAL_DEFAULT);
-  server::GatewayOutbox outbox(*gw, partners.value(), as2.value());
+  server::GatewayOutbox outbox(*gw, partners.value(), as2.value(), network->get());
   Result<delivery::OutboxDelivery::Drained> d = outbox.delivery().drain();
   if (!d.is_ok()) {
     err << "edihub outbox: " << d.status().message() << "\n";

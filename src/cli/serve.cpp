@@ -77,7 +77,12 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  server::GatewayOutbox outbox(gw, partners.value(), as2_settings.value());
+  auto peppol_network = peppol::PeppolNetwork::from_config(gw, partners.value());
+  if (!peppol_network.is_ok()) {
+    err << "edihub serve: " << peppol_network.status().message() << "\n";
+    return kUsage;
+  }
+  server::GatewayOutbox outbox(gw, partners.value(), as2_settings.value(), peppol_network->get());
   delivery::OutboxDelivery& delivery = outbox.delivery();
 
   gate::GateOptions gate_options;
@@ -99,11 +104,6 @@ int run_serve(const Args& args, std::ostream& out, std::ostream& err) {
   auto as4_settings = as4::Settings::from_config(gw, partners.value());
   if (!as4_settings.is_ok()) {
     err << "edihub serve: " << as4_settings.status().message() << "\n";
-    return kUsage;
-  }
-  auto peppol_network = peppol::PeppolNetwork::from_config(gw, partners.value());
-  if (!peppol_network.is_ok()) {
-    err << "edihub serve: " << peppol_network.status().message() << "\n";
     return kUsage;
   }
   as4_settings->network = peppol_network->get();

@@ -133,6 +133,11 @@ Status read_listeners(pugi::xml_node root, const std::string& path,
   return Status::ok();
 }
 
+bool two_capitals(const std::string& s) {
+  return s.size() == 2 && std::isupper(static_cast<unsigned char>(s[0])) &&
+         std::isupper(static_cast<unsigned char>(s[1]));
+}
+
 // <peppol seat>: our access point, the participants we receive for, whom we trust.
 Status read_peppol(pugi::xml_node root, const std::string& path, const std::function<std::string(const char*)>& resolve,
                    Gateway* out) {
@@ -145,6 +150,10 @@ Status read_peppol(pugi::xml_node root, const std::string& path, const std::func
     return Status::invalid(path +
                            ": <peppol> needs seat, our access point's seat id (its certificate's CN, 1-64 "
                            "characters), e.g. seat=\"POP000999\"");
+  peppol.country = p.attribute("country").as_string();
+  if (!peppol.country.empty() && !two_capitals(peppol.country))
+    return Status::invalid(path + ": <peppol country> must be an ISO 3166 alpha-2 code (DK, NO ...), not '" +
+                           peppol.country + "'");
   for (pugi::xml_node participant : p.children("participant")) {
     std::string id = participant.attribute("id").as_string();
     const size_t colon = id.find(':');
@@ -154,8 +163,7 @@ Status read_peppol(pugi::xml_node root, const std::string& path, const std::func
                              "(iso6523-actorid-upis), e.g. 0088:5790000435951, not '" +
                              id + "'");
     std::string country = participant.attribute("country").as_string();
-    if (!country.empty() && (country.size() != 2 || !std::isupper(static_cast<unsigned char>(country[0])) ||
-                             !std::isupper(static_cast<unsigned char>(country[1]))))
+    if (!country.empty() && !two_capitals(country))
       return Status::invalid(path +
                              ": <peppol><participant country> must be an ISO 3166 alpha-2 code (DK, NO ...), not '" +
                              country + "'");

@@ -27,7 +27,7 @@
 //     </console>
 //     <log format="text|json"/>   (a crashed worker's keys are taken
 //                                                      over after the lease)
-//     <peppol seat="POP000999">                   (a Peppol receiving access point: AS4 messages
+//     <peppol seat="POP000999" country="NO">      (a Peppol receiving access point: AS4 messages
 //       <participant id="0088:5790000435951" country="DK"/>  from APs whose profiles have <peppol seat>;
 //       <ap-ca file="certs/peppol-ap-ca.pem"/>      participants repeatable: those we receive for;
 //       <crl file="certs/peppol-ap.crl"/>           ap-ca and crl repeatable)
@@ -56,6 +56,7 @@ struct IdentityFiles {
 struct Peppol {
   bool enabled = false;
   std::string seat;                       // eb:To PartyId, type urn:fdc:peppol.eu:2017:identifiers:ap
+  std::string country;                    // <peppol country>: ours, COUNTRY_C1 of the MLS we send
   std::vector<std::string> participants;  // iso6523-actorid-upis values, "0088:5790000435951"
   std::vector<std::string> countries;     // each participant's country (ISO 3166 alpha-2), empty: unknown
   std::vector<std::string> ap_cas;        // PEM files, resolved paths (several: the PKI generation change)

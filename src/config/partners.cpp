@@ -223,6 +223,8 @@ class ProfileReader {
       if (p->as4.service.empty() || p->as4.action.empty())
         return invalid("<as4 service> and <as4 action> may not be empty");
       RETURN_IF_ERROR(flag(a, "as4", "compress", &p->as4.compress));
+      RETURN_IF_ERROR(flag(a, "as4", "sign", &p->as4.sign));
+      RETURN_IF_ERROR(flag(a, "as4", "encrypt", &p->as4.encrypt));
     }
     return Status::ok();
   }
@@ -386,6 +388,14 @@ class ProfileReader {
       if (std::find(p->peppol.seats.begin(), p->peppol.seats.end(), seat) != p->peppol.seats.end())
         return invalid("<peppol seat=\"" + seat + "\"> is listed twice");
       p->peppol.seats.push_back(seat);
+      const std::string url = n.attribute("mls-url").as_string(), cert = n.attribute("mls-certificate").as_string();
+      if (url.empty() != cert.empty())
+        return invalid("<peppol seat=\"" + seat + "\"> needs both mls-url and mls-certificate, or neither");
+      if (url.empty()) continue;
+      if (seat == "*") return invalid("<peppol seat=\"*\"> cannot have an mls-url: name the access point's seat");
+      std::string checked_url;
+      RETURN_IF_ERROR(endpoint(n, "peppol", &checked_url, "mls-url"));
+      p->peppol.mls[seat] = {checked_url, resolve(cert)};
     }
     if (p->is_peppol()) {
       p->as4.require_signature = true;
@@ -409,13 +419,13 @@ class ProfileReader {
   std::string resolve(const std::string& f) const { return (dir_ / f).lexically_normal().string(); }
 
   // An endpoint we send to: an http(s) URL without user info or fragment.
-  Status endpoint(pugi::xml_node n, const char* element, std::string* out) const {
-    pugi::xml_attribute url = n.attribute("url");
+  Status endpoint(pugi::xml_node n, const char* element, std::string* out, const char* attribute = "url") const {
+    pugi::xml_attribute url = n.attribute(attribute);
     if (!url) return Status::ok();
     Result<MdnUrl> parsed = parse_mdn_url(url.as_string(), false);
     if (!parsed.is_ok())
-      return invalid(std::string("<") + element + " url> must be an http(s) URL, not '" + url.as_string() +
-                     "': " + parsed.status().message());
+      return invalid(std::string("<") + element + " " + attribute + "> must be an http(s) URL, not '" +
+                     url.as_string() + "': " + parsed.status().message());
     if (!out->empty()) return invalid(std::string("only one <") + element + "> may have a url");
     *out = url.as_string();
     return Status::ok();
@@ -486,6 +496,13 @@ Result<Partner> read_partner(const std::filesystem::path& file) {
   RETURN_IF_ERROR(r.mdn(&p));
   RETURN_IF_ERROR(r.retention(&p));
   RETURN_IF_ERROR(r.peppol(&p));
+  if (p.as4.encrypt && (!p.as4.sign || p.certificates.encryption.empty()))
+    return Status::invalid(name +
+                           ": <as4 encrypt=\"true\"> needs sign=\"true\" too and a <certificate use=\"encryption\">");
+  if (p.as4.sign && p.certificates.signing.empty())
+    return Status::invalid(name +
+                           ": <as4 sign=\"true\"> needs a <certificate use=\"signing\"> to check the partner's "
+                           "signed Receipts with");
   return p;
 }
 

@@ -43,6 +43,7 @@
 #include <pugixml.hpp>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -119,6 +120,10 @@ struct Partner {
     // eb:CollaborationInfo of what we send (the partner's P-Mode names them).
     std::string service = "urn:edihub:edi", service_type, action = "acknowledgment";
     bool compress = false;  // <as4 compress="true">: gzip payloads (the AS4 compression feature)
+    // <as4 sign="true" encrypt="true">: what we send is signed (our first
+    // identity) and encrypted (to <certificate use="encryption">), and the
+    // partner's Receipt must be signed by one of its signing certificates.
+    bool sign = false, encrypt = false;
   } as4;
 
   // <peppol seat>: the Peppol sending access points this profile is for,
@@ -126,6 +131,15 @@ struct Partner {
   // urn:fdc:peppol.eu:2017:identifiers:ap); "*" stands for any.
   struct Peppol {
     std::vector<std::string> seats;
+    // <peppol seat="POP000123" mls-url="https://..." mls-certificate="certs/ap.pem"/>:
+    // where that access point takes its Message Level Status and the
+    // certificate to encrypt it to (Peppol finds both in the SMP; no SML is
+    // reachable here). A seat without one gets no MLS: its refusals are
+    // answered on the AS4 level instead.
+    struct Mls {
+      std::string url, certificate;  // certificate: a PEM file, resolved path
+    };
+    std::map<std::string, Mls> mls;  // by seat id
   } peppol;
   bool is_peppol() const { return !peppol.seats.empty(); }
 

@@ -352,6 +352,7 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
   ASSIGN_OR_RETURN(bool stored, tx.settle_key(*w.key, claimed.token, w.digest, settled));
   if (!stored) return Status::fenced("key " + r.message_id + " was taken over during settle");
   if (w.exchange && settled.state == store::KeyState::Completed) RETURN_IF_ERROR(tx.record_exchange(*w.exchange));
+  for (const store::OutboxItem& answer : w.answers) RETURN_IF_ERROR(tx.enqueue(answer));
   if (w.edi()) {
     RETURN_IF_ERROR(queue_acks(tx, w, acknowledgment_kind(w.acked, false, &w.reply_to->acknowledgments), ack_number,
                                settled.receipt.body));

@@ -71,6 +71,9 @@ struct InterchangeWork {
   std::string documents_owner;
   // A Peppol document: what the monthly reports count, kept when it is booked.
   std::optional<store::PeppolExchange> exchange;
+  // What goes back for it when its key settles (a Peppol Message Level
+  // Status), queued in that transaction: once per document, never for a duplicate.
+  std::vector<store::OutboxItem> answers;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
   const std::string& owner() const { return documents_owner.empty() ? partner_id : documents_owner; }

@@ -12,13 +12,16 @@
 #include "src/protocols/as2/inbound.h"
 #include "src/protocols/as2/outbound.h"
 #include "src/protocols/as4/outbound.h"
+#include "src/protocols/peppol/network.h"
 
 namespace edihub::server {
 
 class GatewayOutbox {
  public:
   // REQUIRES: gw, partners and as2 outlive the GatewayOutbox.
-  GatewayOutbox(const config::Gateway& gw, const config::Partners& partners, const as2::Settings& as2);
+  // `peppol` (may be null: no "peppol" channel) delivers Message Level Status rows.
+  GatewayOutbox(const config::Gateway& gw, const config::Partners& partners, const as2::Settings& as2,
+                const peppol::PeppolNetwork* peppol = nullptr);
   delivery::OutboxDelivery& delivery() { return *delivery_; }
 
  private:

@@ -7,13 +7,27 @@
 #include <ctime>
 #include <sstream>
 
+#include "parsers/peppol/mls.h"
 #include "parsers/peppol/sbdh.h"
 #include "parsers/ubl/ubl.h"
 #include "src/business/ubl_documents.h"
+#include "src/common/event_log.h"
 #include "src/common/partner_text.h"
+#include "src/common/utc.h"
+#include "src/crypto/random.h"
+#include "src/protocols/as4/outbound.h"
 #include "src/crypto/digest.h"
 
 namespace edihub::peppol {
+
+// What reading the UBL document decided: a document to book, or why not
+// (for the AS4 error, and as the MLS's reasons).
+struct Reading {
+  business::ReadDocument read;
+  std::string rejection;
+  gate::Failure failure = gate::Failure::None;
+  std::vector<peppol::MlsReason> reasons;
+};
 
 namespace {
 
@@ -39,8 +53,6 @@ bool same_id(const std::string& a, const std::string& b) { return lower(a) == lo
 // The document type identifier and process as AS4 carries them: eb:Action
 // is "SCHEME::VALUE" (the bare value accepted too), eb:Service the process
 // with its scheme as type.
-constexpr std::string_view kDocumentScheme = "busdox-docid-qns";
-constexpr std::string_view kProcessScheme = "cenbii-procid-ubl";
 
 // Where the SBDH and the AS4 header disagree, what the sender's operator must
 // fix; empty when they agree. The sending access point wrote both.
@@ -54,7 +66,7 @@ std::string disagreement(const peppol::Sbd& sbd, const as4::UserMessage& um) {
     return "the SBDH receiver " + quoted(sbd.receiver.authority + "::" + sbd.receiver.value) +
            " is not the finalRecipient property " + quoted(recipient->type + "::" + recipient->value);
   const peppol::Scope* doc = sbd.scope("DOCUMENTID");
-  const std::string scheme = doc->identifier.empty() ? std::string(kDocumentScheme) : doc->identifier;
+  const std::string scheme = doc->identifier.empty() ? std::string(kDocumentTypeScheme) : doc->identifier;
   if (!same_id(um.action, scheme + "::" + doc->instance_identifier) && !same_id(um.action, doc->instance_identifier))
     return "the SBDH document type " + quoted(scheme + "::" + doc->instance_identifier) + " is not eb:Action " +
            quoted(um.action);
@@ -122,6 +134,63 @@ std::string message_json(const peppol::Sbd& sbd, const std::string& ubl) {
   return out.str();
 }
 
+// Fatal findings as MLS reasons (BV: a business rule), at most kMaxReasons.
+constexpr size_t kMaxReasons = 50;
+std::vector<peppol::MlsReason> reasons_of(const std::vector<ubl::Finding>& findings) {
+  std::vector<peppol::MlsReason> out;
+  for (const ubl::Finding& f : findings)
+    if (f.severity == ubl::Severity::Fatal && out.size() < kMaxReasons)
+      out.push_back({"BV", partner_text(f.rule + ": " + f.text, 500), partner_text(f.path, 300)});
+  return out;
+}
+
+Reading rejected(gate::Failure failure, std::string text, const char* code) {
+  Reading r;
+  r.failure = failure;
+  r.reasons.push_back({code, partner_text(text, 500), ""});
+  r.rejection = std::move(text);
+  return r;
+}
+
+// The UBL document read, checked by its rules and against the envelope's
+// participants, mapped to the document it books as.
+Reading read_ubl(const peppol::Sbd& sbd, const std::string& ubl, ubl::DocumentType type) {
+  std::vector<ubl::Finding> findings;
+  std::string parties;
+  Reading r;
+  if (type == ubl::DocumentType::DespatchAdvice) {
+    ubl::DespatchAdvice advice;
+    if (ubl::Error e = ubl::parse_despatch_advice(ubl, &advice))
+      return rejected(gate::Failure::Malformed, "the despatch advice cannot be read: " + e.text, "SV");
+    findings = ubl::validate(advice);
+    parties = party_disagreement(sbd, advice.supplier, advice.customer, "despatch supplier", "delivery customer");
+    if (!ubl::rejects(findings)) r.read = business::read_document(advice);
+  } else {
+    ubl::Invoice invoice;
+    if (ubl::Error e = ubl::parse_invoice(ubl, &invoice))
+      return rejected(gate::Failure::Malformed, "the invoice cannot be read: " + e.text, "SV");
+    findings = ubl::validate(invoice);
+    parties = party_disagreement(sbd, invoice.supplier, invoice.customer, "seller", "buyer");
+    if (!ubl::rejects(findings)) r.read = business::read_document(invoice);
+  }
+  if (ubl::rejects(findings)) {
+    Reading out = rejected(gate::Failure::DocumentRejected, "the document breaks " + findings_text(findings), "BV");
+    out.reasons = reasons_of(findings);
+    return out;
+  }
+  if (!parties.empty()) return rejected(gate::Failure::Malformed, parties, "BV");
+  if (!r.read.error.empty())
+    return rejected(gate::Failure::DocumentRejected,
+                    "the document cannot be booked: " + partner_text(r.read.error, 400), "BV");
+  return r;
+}
+
+// Where the sending access point `seat` takes its Message Level Status, or null.
+const config::Partner::Peppol::Mls* mls_endpoint(const config::Partner& partner, const std::string& seat) {
+  auto it = partner.peppol.mls.find(seat);
+  return it == partner.peppol.mls.end() ? nullptr : &it->second;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<PeppolNetwork>> PeppolNetwork::from_config(const config::Gateway& gw,
@@ -134,6 +203,14 @@ Result<std::unique_ptr<PeppolNetwork>> PeppolNetwork::from_config(const config::
     return std::unique_ptr<PeppolNetwork>();
   }
   ASSIGN_OR_RETURN(crypto::TrustStore trust, crypto::TrustStore::load(gw.peppol.ap_cas, gw.peppol.crls));
+  for (const config::Partner& p : partners.all())
+    for (const auto& [seat, mls] : p.peppol.mls) {
+      if (gw.peppol.country.empty())
+        return Status::invalid(p.file + ": <peppol seat=\"" + seat +
+                               "\" mls-url> needs the gateway's <peppol country> (COUNTRY_C1 of the MLS we send)");
+      Result<crypto::Certificate> cert = crypto::Certificate::load_pem_file(mls.certificate);
+      if (!cert.is_ok()) return Status::invalid(p.file + ": <peppol mls-certificate>: " + cert.status().message());
+    }
   return std::unique_ptr<PeppolNetwork>(new PeppolNetwork(gw.peppol, std::move(trust), partners));
 }
 
@@ -230,30 +307,10 @@ void PeppolNetwork::keys(receivers::Message& m, const as4::UserMessage& um, as4:
                       " is not served by this access point (UBL Invoice, CreditNote and DespatchAdvice are)",
                   "PEPPOL:NOT_SERVICED");
   const std::string ubl = peppol::standalone_payload(bytes, sbd);
-  business::ReadDocument read;
-  std::vector<ubl::Finding> findings;
-  std::string parties;
-  if (type == ubl::DocumentType::DespatchAdvice) {
-    ubl::DespatchAdvice advice;
-    if (ubl::Error e = ubl::parse_despatch_advice(ubl, &advice))
-      return refuse(gate::Failure::Malformed, "EBMS:0004", "the despatch advice cannot be read: " + e.text);
-    findings = ubl::validate(advice);
-    parties = party_disagreement(sbd, advice.supplier, advice.customer, "despatch supplier", "delivery customer");
-    if (!ubl::rejects(findings)) read = business::read_document(advice);
-  } else {
-    ubl::Invoice invoice;
-    if (ubl::Error e = ubl::parse_invoice(ubl, &invoice))
-      return refuse(gate::Failure::Malformed, "EBMS:0004", "the invoice cannot be read: " + e.text);
-    findings = ubl::validate(invoice);
-    parties = party_disagreement(sbd, invoice.supplier, invoice.customer, "seller", "buyer");
-    if (!ubl::rejects(findings)) read = business::read_document(invoice);
-  }
-  if (ubl::rejects(findings))
-    return refuse(gate::Failure::DocumentRejected, "EBMS:0004", "the document breaks " + findings_text(findings));
-  if (!parties.empty()) return refuse(gate::Failure::Malformed, "EBMS:0003", parties);
-  if (!read.error.empty())
-    return refuse(gate::Failure::DocumentRejected, "EBMS:0004",
-                  "the document cannot be booked: " + partner_text(read.error, 400));
+  Reading r = read_ubl(sbd, ubl, type);
+  const config::Partner::Peppol::Mls* mls = mls_endpoint(*m.partner, um.from[0].id);
+  // Refused: told in a Message Level Status where the sending AP takes one, else on the AS4 level.
+  if (!r.rejection.empty() && mls == nullptr) return refuse(r.failure, "EBMS:0004", r.rejection);
 
   gate::InterchangeWork w;
   w.kind = gate::InterchangeKind::Peppol;
@@ -265,16 +322,31 @@ void PeppolNetwork::keys(receivers::Message& m, const as4::UserMessage& um, as4:
   w.documents_owner = sbd.sender.value;
   w.key = store::MessageKey::peppol(m.partner->id, lower(sbd.sender.value), sbd.document.instance_identifier);
   w.digest = store::PayloadDigest::of(bytes);
+  // The sender may ask for failures only (the SBDH's MLS_TYPE); never an MLS to an MLS.
+  const peppol::Scope* wants = sbd.scope("MLS_TYPE");
+  const bool failures_only = wants != nullptr && wants->instance_identifier == "FAILURE_ONLY";
+  if (mls != nullptr && !peppol::is_mls(sbd.document_type_id(), sbd.process_id()) &&
+      !(failures_only && r.rejection.empty()))
+    if (std::optional<store::OutboxItem> status = mls_item(sbd, um.from[0].id, *mls, r)) {
+      status->partner_id = m.partner->id;
+      status->reference = w.key->message_id;
+      w.answers.push_back(std::move(*status));
+    }
+  if (!r.rejection.empty()) {
+    w.rejection = r.rejection;
+    m.work.interchanges.push_back(std::move(w));
+    return;
+  }
   if (m.partner->documents.via != config::Partner::Documents::Via::None)
-    read.document.canonical = message_json(sbd, ubl);
-  w.documents.push_back(std::move(read.document));
+    r.read.document.canonical = message_json(sbd, ubl);
+  w.documents.push_back(std::move(r.read.document));
   store::PeppolExchange e;
   e.partner_id = w.key->partner_id;
   e.message_id = w.key->message_id;
   e.other_sp = um.from[0].id;
   const peppol::Scope* doc = sbd.scope("DOCUMENTID");
   const peppol::Scope* process = sbd.scope("PROCESSID");
-  e.document_type_scheme = doc->identifier.empty() ? std::string(kDocumentScheme) : doc->identifier;
+  e.document_type_scheme = doc->identifier.empty() ? std::string(kDocumentTypeScheme) : doc->identifier;
   e.document_type = doc->instance_identifier;
   e.process_scheme = process->identifier.empty() ? std::string(kProcessScheme) : process->identifier;
   e.process = process->instance_identifier;
@@ -290,6 +362,100 @@ std::string PeppolNetwork::country_of(const std::string& participant) const {
   for (size_t i = 0; i < settings_.participants.size(); ++i)
     if (same_id(settings_.participants[i], participant)) return settings_.countries[i];
   return "";
+}
+
+std::optional<store::OutboxItem> PeppolNetwork::mls_item(const peppol::Sbd& sbd, const std::string& seat,
+                                                         const config::Partner::Peppol::Mls& endpoint,
+                                                         const Reading& reading) const {
+  const std::string now_text = iso_utc(now() * 1000);  // 2026-12-03T10:00:00Z
+  peppol::Mls mls;
+  mls.id = crypto::random_uuid();
+  mls.issue_date = now_text.substr(0, 10);
+  mls.issue_time = now_text.substr(11);
+  mls.response_code = reading.rejection.empty() ? "AP" : "RE";
+  if (!reading.rejection.empty()) mls.description = partner_text(reading.rejection, 500);
+  mls.sender_seat = settings_.seat;
+  mls.receiver_seat = seat;
+  mls.referenced_instance = sbd.document.instance_identifier;
+  mls.reasons = reading.reasons;
+  std::string why;
+  const std::string xml = peppol::build_mls(mls, &why);
+  if (xml.empty()) {
+    LogLine("peppol", "no MLS").add("seat", seat).add("detail", why, 300).warning();
+    return std::nullopt;
+  }
+  const peppol::SbdHeader header = peppol::mls_header(mls, crypto::random_uuid(), now_text, settings_.country);
+  store::OutboxItem item;
+  item.kind = "mls";
+  item.reference = "";   // set by the caller: the document's key
+  item.channel = "as4";  // kind "mls": the outbox's AS4 channel hands it to prepare_mls and deliver_mls
+  item.destination = endpoint.url;
+  item.message_id = "<mls-" + mls.id + "@edihub>";
+  item.headers = "To-Seat: " + seat + "\r\n";
+  item.body = peppol::build_sbd(header, xml);
+  return item;
+}
+
+namespace {
+
+// The value of header line `name` in `lines` ("To-Seat: POP000123\r\n"), or empty.
+std::string header_value(const std::string& lines, const std::string& name) {
+  const std::string prefix = name + ": ";
+  for (size_t at = 0; at < lines.size();) {
+    const size_t end = std::min(lines.find("\r\n", at), lines.size());
+    if (lines.compare(at, prefix.size(), prefix) == 0)
+      return lines.substr(at + prefix.size(), end - at - prefix.size());
+    at = end + 2;
+  }
+  return "";
+}
+
+}  // namespace
+
+Result<delivery::Prepared> PeppolNetwork::prepare_mls(const store::OutboxEntry& e,
+                                                      const crypto::Identity& identity) const {
+  const config::Partner* partner = partners_.find(e.item.partner_id);
+  const std::string seat = header_value(e.item.headers, "To-Seat");
+  if (partner == nullptr) return Status::invalid("partner '" + e.item.partner_id + "' is no longer configured");
+  const config::Partner::Peppol::Mls* endpoint = mls_endpoint(*partner, seat);
+  if (endpoint == nullptr)
+    return Status::invalid("partner '" + partner->id + "' no longer names an mls-url for seat '" + seat + "'");
+  ASSIGN_OR_RETURN(crypto::Certificate to, crypto::Certificate::load_pem_file(endpoint->certificate));
+  as4::Outgoing out;
+  as4::OutgoingMessage& m = out.message;
+  m.message_id = as4::as4_message_id(e);
+  m.timestamp = iso_utc(e.created_at_ms);
+  m.from = {settings_.seat, std::string(kPartyType)};
+  m.to = {seat, std::string(kPartyType)};
+  m.agreement_ref = std::string(kAgreement);
+  m.service = std::string(peppol::kMlsProcess);
+  m.service_type = std::string(peppol::kProcessScheme);
+  m.action = std::string(peppol::kDocumentTypeScheme) + "::" + std::string(peppol::kMlsDocumentType);
+  m.conversation_id = m.message_id;
+  m.message_properties = {
+      {"originalSender", std::string(peppol::kSpisScheme) + ":" + peppol::spid(settings_.seat),
+       std::string(kParticipantScheme)},
+      {"finalRecipient", std::string(peppol::kSpisScheme) + ":" + peppol::spid(seat), std::string(kParticipantScheme)}};
+  m.parts.push_back({"sbd." + m.message_id, "application/xml", true});
+  out.data.push_back(e.item.body);
+  out.sign_with = &identity;
+  out.encrypt_for = &to;
+  return as4::build_outgoing(out, std::to_string(e.id));
+}
+
+delivery::Attempt PeppolNetwork::deliver_mls(const store::OutboxEntry& e,
+                                             const delivery::ChannelOptions& options) const {
+  const config::Partner* partner = partners_.find(e.item.partner_id);
+  const std::string seat = header_value(e.item.headers, "To-Seat");
+  const config::Partner::Peppol::Mls* endpoint = partner != nullptr ? mls_endpoint(*partner, seat) : nullptr;
+  // The URL named now: an operator who fixes it and retries means the new one.
+  const std::string url = endpoint != nullptr ? endpoint->url : e.item.destination;
+  auto trusted = [this, seat](const crypto::Certificate& signer) -> std::string {
+    if (std::string why = trust_.verify(signer, now()); !why.empty()) return why;
+    const std::string cn = crypto::TrustStore::common_name(signer);
+    return cn == seat ? "" : "its CN " + quoted(cn) + " is not the access point we sent to (" + seat + ")";
+  };
+  return as4::deliver_prepared(e, url, trusted, options);
 }
 
 int64_t PeppolNetwork::now() const { return test_now_ != 0 ? test_now_ : static_cast<int64_t>(std::time(nullptr)); }

@@ -15,15 +15,20 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "src/config/gateway.h"
 #include "src/config/partners.h"
 #include "src/crypto/trust.h"
 #include "src/identity/ocsp.h"
+#include "src/delivery/channels.h"
 #include "src/protocols/as4/network.h"
 
 namespace edihub::peppol {
+
+struct Sbd;
+struct Reading;
 
 // The Peppol AS4 profile's fixed P-Mode values.
 inline constexpr std::string_view kAgreement = "urn:fdc:peppol.eu:2017:agreements:tia:ap_provider";
@@ -44,6 +49,15 @@ class PeppolNetwork : public as4::Network {
   std::string check_signer(const crypto::Certificate& signer, const as4::UserMessage& um) const override;
   void keys(receivers::Message& m, const as4::UserMessage& um, as4::Error* error) const override;
 
+  // The outbox's AS4 channel for a Message Level Status row (kind "mls") (mls_item) as a
+  // Peppol AS4 message from our seat to the row's To-Seat, its SBD gzipped,
+  // signed by `identity` and encrypted to that access point's mls-certificate
+  // as its profile names them now; then posted to its mls-url, whose signed
+  // Receipt must come from an access point certificate of that seat that
+  // the AP CAs vouch for and repeat our signed references.
+  Result<delivery::Prepared> prepare_mls(const store::OutboxEntry& e, const crypto::Identity& identity) const;
+  delivery::Attempt deliver_mls(const store::OutboxEntry& e, const delivery::ChannelOptions& options) const;
+
   // The clock trust is checked at (seconds since the epoch): the real one
   // unless a test sets another.
   void set_clock_for_test(int64_t now) { test_now_ = now; }
@@ -51,6 +65,10 @@ class PeppolNetwork : public as4::Network {
  private:
   PeppolNetwork(config::Peppol settings, crypto::TrustStore trust, const config::Partners& partners);
   bool ours(const std::string& participant) const;
+  // The Message Level Status for a document (AP, or RE with `reading`'s
+  // reasons) as an outbox row to `endpoint`; partner and reference unset.
+  std::optional<store::OutboxItem> mls_item(const peppol::Sbd& sbd, const std::string& seat,
+                                            const config::Partner::Peppol::Mls& endpoint, const Reading& reading) const;
   std::string country_of(const std::string& participant) const;
   int64_t now() const;
 
