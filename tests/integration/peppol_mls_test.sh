@@ -105,6 +105,20 @@ receipted again
 sleep 1
 check_eq "again: one MLS for the document" 1 "$(mls_rows "AND reference LIKE '%instance-accepted'")"
 
+# --- AB: with a back office (<documents>) the booked document's delivery to the end user is not yet confirmed.
+sed -i "s|<peppol seat=\"\*\"/>|<peppol seat=\"*\"/><documents dir=\"$WORK/documents\"/>|" "$WORK/partners/peppol.xml"
+kill -TERM "$server"
+wait "$server" 2>/dev/null
+start_server "$WORK/edihub.xml"
+url="http://127.0.0.1:$port/as4"
+sbd handed invoice.xml
+number handed MLS-HANDED
+make_peppol handed "$WORK/handed.sbd" POP000123
+receipted handed
+wait_delivered 2
+file=$(mls_of handed)
+[[ -n $file ]] && grep -q '<cbc:ResponseCode>AB</cbc:ResponseCode>' "$file" || fail "handed: no AB MLS"
+
 # --- RE: the totals do not add up; the transport is receipted, nothing booked, the MLS names the rule.
 sbd refused broken-totals.xml -e "0,/<cbc:ID>[^<]*</s//<cbc:ID>MLS-REFUSED</"
 make_peppol refused "$WORK/refused.sbd" POP000123
@@ -112,7 +126,7 @@ receipted refused
 check_eq "refused: not booked" 0 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'MLS-REFUSED'")"
 check_eq "refused: its key failed" failed \
   "$(sql "$db" "SELECT state FROM idempotency_keys WHERE message_id LIKE '%instance-refused'")"
-wait_delivered 2
+wait_delivered 3
 file=$(mls_of refused)
 [[ -n $file ]] || fail "refused: the peer kept no MLS for it"
 if [[ -n $file ]]; then

@@ -327,7 +327,7 @@ void PeppolNetwork::keys(receivers::Message& m, const as4::UserMessage& um, as4:
   const bool failures_only = wants != nullptr && wants->instance_identifier == "FAILURE_ONLY";
   if (mls != nullptr && !peppol::is_mls(sbd.document_type_id(), sbd.process_id()) &&
       !(failures_only && r.rejection.empty()))
-    if (std::optional<store::OutboxItem> status = mls_item(sbd, um.from[0].id, *mls, r)) {
+    if (std::optional<store::OutboxItem> status = mls_item(sbd, um.from[0].id, *mls, m.partner->id, r)) {
       status->partner_id = m.partner->id;
       status->reference = w.key->message_id;
       w.answers.push_back(std::move(*status));
@@ -366,13 +366,18 @@ std::string PeppolNetwork::country_of(const std::string& participant) const {
 
 std::optional<store::OutboxItem> PeppolNetwork::mls_item(const peppol::Sbd& sbd, const std::string& seat,
                                                          const config::Partner::Peppol::Mls& endpoint,
+                                                         const std::string& endpoint_owner,
                                                          const Reading& reading) const {
   const std::string now_text = iso_utc(now() * 1000);  // 2026-12-03T10:00:00Z
   peppol::Mls mls;
   mls.id = crypto::random_uuid();
   mls.issue_date = now_text.substr(0, 10);
   mls.issue_time = now_text.substr(11);
-  mls.response_code = reading.rejection.empty() ? "AP" : "RE";
+  // Booked, and with a back office to deliver to: accepted, its delivery to the
+  // end user not confirmed yet (AB); booked in the company's own store alone: AP.
+  const config::Partner* partner = partners_.find(endpoint_owner);
+  const bool back_office = partner != nullptr && partner->documents.via != config::Partner::Documents::Via::None;
+  mls.response_code = !reading.rejection.empty() ? "RE" : back_office ? "AB" : "AP";
   if (!reading.rejection.empty()) mls.description = partner_text(reading.rejection, 500);
   mls.sender_seat = settings_.seat;
   mls.receiver_seat = seat;

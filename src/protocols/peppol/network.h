@@ -65,10 +65,12 @@ class PeppolNetwork : public as4::Network {
  private:
   PeppolNetwork(config::Peppol settings, crypto::TrustStore trust, const config::Partners& partners);
   bool ours(const std::string& participant) const;
-  // The Message Level Status for a document (AP, or RE with `reading`'s
-  // reasons) as an outbox row to `endpoint`; partner and reference unset.
+  // The Message Level Status for a document (AP, AB when partner
+  // `endpoint_owner` delivers documents to a back office, or RE with
+  // `reading`'s reasons) as an outbox row to `endpoint`; partner and reference unset.
   std::optional<store::OutboxItem> mls_item(const peppol::Sbd& sbd, const std::string& seat,
-                                            const config::Partner::Peppol::Mls& endpoint, const Reading& reading) const;
+                                            const config::Partner::Peppol::Mls& endpoint,
+                                            const std::string& endpoint_owner, const Reading& reading) const;
   std::string country_of(const std::string& participant) const;
   int64_t now() const;
 
