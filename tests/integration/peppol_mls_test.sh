@@ -94,7 +94,8 @@ if [[ -n $file ]]; then
   grep -q 'ApplicationResponse-2::ApplicationResponse##urn:peppol:edec:mls:1.0::2.1' "$file" ||
     fail "accepted: the SBDH does not name the MLS document type"
 fi
-grep -q ' ok ' "$WORK/peer/received.log" || fail "the peer did not accept our MLS: $(cat "$WORK/peer/received.log")"
+grep -q ' ok 1 payload(s); signed by C=NO, O=Test AP, CN=POP000999; 1 of 1 attachment(s) decrypted' "$WORK/peer/received.log" ||
+  fail "the peer did not accept our MLS as signed and encrypted: $(cat "$WORK/peer/received.log")"
 grep -q '<eb:Receipt>' <(sql "$db" "SELECT receipt FROM outbox WHERE kind = 'mls' LIMIT 1") ||
   fail "the AP's Receipt was not kept: $(sql "$db" "SELECT last_error FROM outbox WHERE kind = 'mls'")"
 
