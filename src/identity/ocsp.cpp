@@ -10,7 +10,7 @@ namespace edihub::identity {
 namespace {
 
 // An OCSP answer is a few KB; more is not one.
-constexpr size_t kMaxAnswerBytes = 256 * 1024;
+constexpr size_t kMaxAnswerBytes = size_t{256} * 1024;
 
 }  // namespace
 
@@ -78,7 +78,7 @@ std::string OcspChecker::check(const crypto::TrustStore& trust, const crypto::Ce
     return "";
   }
   // Revoked for good; unknown until the responder's next word on it.
-  const std::string why = a.why;
+  std::string why = a.why;
   remember(key, {why, a.status == Status::Revoked ? now + o_.max_cache_seconds : until}, now);
   return why;
 }

@@ -81,6 +81,8 @@ gateway_config() {
 # start_server CONFIG: `edihub serve` in the background; sets $server (its pid)
 # and $port once it listens. The server's output goes to $WORK/server.out.
 start_server() {
+  # Emptied before the start: a restart must not read the previous server's port.
+  : >"$WORK/server.out"
   "$EDIHUB" serve --config "$1" >"$WORK/server.out" 2>&1 &
   server=$!
   port=""

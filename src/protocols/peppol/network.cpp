@@ -294,6 +294,11 @@ void PeppolNetwork::keys(receivers::Message& m, const as4::UserMessage& um, as4:
     return refuse(gate::Failure::Malformed, "EBMS:0004",
                   "the payload is not a Peppol Standard Business Document (" + std::string(peppol::code_name(e.code)) +
                       "): " + partner_text(e.text, 400));
+  // The document's key and owner are made of the sender: bounded (Peppol allows 50 characters after the scheme).
+  constexpr size_t kMaxParticipant = 100;
+  if (sbd.sender.value.size() > kMaxParticipant || sbd.receiver.value.size() > kMaxParticipant)
+    return refuse(gate::Failure::Malformed, "EBMS:0004",
+                  "an SBDH participant identifier is longer than " + std::to_string(kMaxParticipant) + " characters");
   if (std::string why = disagreement(sbd, um); !why.empty()) return refuse(gate::Failure::Malformed, "EBMS:0003", why);
   if (!ours(sbd.receiver.value))
     return refuse(

@@ -568,6 +568,7 @@ class PgStore : public Store {
     static const std::string sql = exchange_select_sql('$');
     ASSIGN_OR_RETURN(Rows r, c_->exec(sql.c_str(), Params().add(from_ms).add(to_ms)));
     std::vector<PeppolExchange> out;
+    out.reserve(static_cast<size_t>(r.size()));
     for (int i = 0; i < r.size(); ++i) {
       out.push_back(exchange_of([&](int col) { return r.text(i, col); }, r.int64(i, 3)));
     }
