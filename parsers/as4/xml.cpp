@@ -133,4 +133,18 @@ std::string print(const pugi::xml_node& n) {
   return w.out;
 }
 
+Bounds business_document_bounds() {
+  Bounds b;
+  b.max_bytes = size_t{100} << 20;
+  b.max_depth = 64;
+  b.max_elements = 2000000;
+  b.max_attributes_per_element = 64;
+  b.max_attributes = 4000000;
+  b.max_namespace_declarations = 100000;
+  b.max_name_bytes = 256;
+  b.max_attribute_bytes = 65536;
+  b.max_text_bytes = size_t{100} << 20;
+  return b;
+}
+
 }  // namespace edihub::as4::xml

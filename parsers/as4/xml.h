@@ -34,6 +34,14 @@ struct Bounds {
   size_t max_attribute_bytes = 16384;          // one attribute value
   size_t max_text_bytes = size_t{512} * 1024;  // one text node (a base64 token, a Body's text)
 };
+// The bounds of a business document, which can be far larger than an AS4
+// header (a Peppol SBD, a UBL invoice embedding base64 PDFs, thousands of
+// lines of ~20 elements): 100 MiB in all, a text node up to 100 MiB, depth 64
+// (UBL nests about 8 deep), 2,000,000 elements, 64 attributes on an element
+// and 4,000,000 in all, 100,000 namespace declarations (some writers declare
+// cbc/cac on every element), names of 256 bytes, attribute values of 64 KiB.
+Bounds business_document_bounds();
+
 // Parses `bytes` into `doc`: no DOCTYPE or entity declarations, no more than
 // the bounds. Returns empty, or what is wrong, to follow "the ... is ":
 // "not well-formed XML: ...", "larger than N bytes", "an element with more

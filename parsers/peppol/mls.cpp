@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include "parsers/peppol/text.h"
 
 namespace edihub::peppol {
 
@@ -22,28 +23,16 @@ bool blank(std::string_view s) {
   return true;
 }
 
-bool digits(std::string_view s, size_t at, size_t n) {
-  if (at + n > s.size()) return false;
-  for (size_t i = at; i < at + n; ++i)
-    if (s[i] < '0' || s[i] > '9') return false;
-  return true;
-}
-
-int number(std::string_view s, size_t at, size_t n) {
-  int v = 0;
-  for (size_t i = at; i < at + n; ++i) v = v * 10 + (s[i] - '0');
-  return v;
-}
+using text::add;
+using text::digits;
+using text::number;
+using text::StringWriter;
 
 // xs:date without a zone, as SCH-MLS-04 wants it: exactly YYYY-MM-DD, a real day.
 bool plain_date(std::string_view s) {
   if (s.size() != 10 || !digits(s, 0, 4) || s[4] != '-' || !digits(s, 5, 2) || s[7] != '-' || !digits(s, 8, 2))
     return false;
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const int year = number(s, 0, 4), month = number(s, 5, 2), day = number(s, 8, 2);
-  if (year == 0 || month < 1 || month > 12 || day < 1) return false;
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return day <= kDays[month - 1] + (month == 2 && leap ? 1 : 0);
+  return text::calendar_date(number(s, 0, 4), number(s, 5, 2), number(s, 8, 2));
 }
 
 // xs:time with the zone SCH-MLS-06 requires: hh:mm:ss[.s+](Z|+hh:mm|-hh:mm).
@@ -200,17 +189,6 @@ bool check(const Mls& m, std::string* why) {
 }
 
 // --- Writing -----------------------------------------------------------------
-
-struct StringWriter : pugi::xml_writer {
-  std::string out;
-  void write(const void* data, size_t size) override { out.append(static_cast<const char*>(data), size); }
-};
-
-pugi::xml_node add(pugi::xml_node parent, const char* name, std::string_view text) {
-  pugi::xml_node n = parent.append_child(name);
-  n.text().set(std::string(text).c_str());
-  return n;
-}
 
 void set(pugi::xml_node n, const char* attribute, std::string_view value) {
   n.append_attribute(attribute).set_value(std::string(value).c_str());

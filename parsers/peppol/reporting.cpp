@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include "parsers/peppol/text.h"
 
 namespace edihub::peppol {
 
@@ -40,16 +41,8 @@ std::string tsr_country(const std::string& code) {
 
 // --- Writing ---------------------------------------------------------------
 
-struct StringWriter : pugi::xml_writer {
-  std::string out;
-  void write(const void* data, size_t size) override { out.append(static_cast<const char*>(data), size); }
-};
-
-pugi::xml_node add(pugi::xml_node parent, const char* name, std::string_view text) {
-  pugi::xml_node n = parent.append_child(name);
-  n.text().set(std::string(text).c_str());
-  return n;
-}
+using text::add;
+using text::StringWriter;
 
 pugi::xml_node add(pugi::xml_node parent, const char* name, uint64_t count) {
   return add(parent, name, std::to_string(count));
@@ -248,9 +241,7 @@ bool month_period(std::string_view month, ReportPeriod* out) {
   const int year = (month[0] - '0') * 1000 + (month[1] - '0') * 100 + (month[2] - '0') * 10 + (month[3] - '0');
   const int m = (month[5] - '0') * 10 + (month[6] - '0');
   if (year == 0 || m < 1 || m > 12) return false;
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  const int last = kDays[m - 1] + (m == 2 && leap ? 1 : 0);
+  const int last = text::days_in_month(year, m);
   out->start = std::string(month) + "-01";
   out->end = std::string(month) + "-" + std::to_string(last);
   return true;

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <unordered_set>
+#include "parsers/peppol/text.h"
 
 namespace edihub::peppol {
 
@@ -52,25 +53,9 @@ bool printable_ascii(std::string_view s) {
   return true;
 }
 
-bool digits(std::string_view s, size_t at, size_t n) {
-  if (at + n > s.size()) return false;
-  for (size_t i = at; i < at + n; ++i)
-    if (s[i] < '0' || s[i] > '9') return false;
-  return true;
-}
-
-int number(std::string_view s, size_t at, size_t n) {
-  int v = 0;
-  for (size_t i = at; i < at + n; ++i) v = v * 10 + (s[i] - '0');
-  return v;
-}
-
-bool calendar_date(int year, int month, int day) {
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (month < 1 || month > 12 || day < 1) return false;
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return day <= kDays[month - 1] + (month == 2 && leap ? 1 : 0);
-}
+using text::calendar_date;
+using text::digits;
+using text::number;
 
 // xs:dateTime as Peppol senders write it: YYYY-MM-DDThh:mm:ss, an optional
 // fraction, an optional zone (Z or +hh:mm).
@@ -344,19 +329,7 @@ SbdError check_agreement(const Sbd& sbd) {
 
 }  // namespace
 
-as4::xml::Bounds envelope_bounds() {
-  as4::xml::Bounds b;
-  b.max_bytes = size_t{100} << 20;
-  b.max_depth = 64;
-  b.max_elements = 2000000;
-  b.max_attributes_per_element = 64;
-  b.max_attributes = 4000000;
-  b.max_namespace_declarations = 100000;
-  b.max_name_bytes = 256;
-  b.max_attribute_bytes = 65536;
-  b.max_text_bytes = size_t{100} << 20;
-  return b;
-}
+as4::xml::Bounds envelope_bounds() { return as4::xml::business_document_bounds(); }
 
 const Scope* Sbd::scope(std::string_view type) const {
   for (const Scope& s : scopes)

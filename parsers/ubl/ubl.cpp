@@ -367,19 +367,7 @@ void read_despatch_line(Reader& r, const pugi::xml_node& n, const std::string& p
 
 }  // namespace
 
-as4::xml::Bounds document_bounds() {
-  as4::xml::Bounds b;
-  b.max_bytes = size_t{100} << 20;
-  b.max_depth = 64;
-  b.max_elements = 2000000;
-  b.max_attributes_per_element = 64;
-  b.max_attributes = 4000000;
-  b.max_namespace_declarations = 100000;
-  b.max_name_bytes = 256;
-  b.max_attribute_bytes = 65536;
-  b.max_text_bytes = size_t{100} << 20;
-  return b;
-}
+as4::xml::Bounds document_bounds() { return as4::xml::business_document_bounds(); }
 
 DocumentType document_type(std::string_view namespace_uri, std::string_view local_name) {
   if (namespace_uri == kInvoiceNs && local_name == "Invoice") return DocumentType::Invoice;

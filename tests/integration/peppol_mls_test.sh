@@ -15,13 +15,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$REPO/tests/interop/peppol/pki.sh"
 source "$REPO/tests/interop/peppol/peppol.sh"
-S="$REPO/samples/peppol"
-P="$WORK/pki"
-db="$WORK/edihub.db"
-command -v javac >/dev/null || { echo "javac is not installed (tools/setup installs it)"; exit 1; }
-peppol_pki "$P" || { echo "FAIL: could not make the test PKI"; exit 1; }
-javac -d "$WORK/java" "$REPO/tests/interop/as4/WssPeer.java" || { echo "FAIL: javac WssPeer"; exit 1; }
-ours=$(sbd_party "$S/invoice.xml" Receiver)
+peppol_test_setup
 
 peer=""
 start_peer() {  # start_peer OUTDIR [options]: the AP POP000123 receiving our MLS; sets $peer, $peer_port
@@ -62,6 +56,18 @@ XML
   </peppol>
 </edihub>
 XML
+}
+new_peer() {  # new_peer OUTDIR [options]: the AP restarted so, and the profile pointing at it
+  kill "$peer"
+  wait "$peer" 2>/dev/null
+  start_peer "$@"
+  configure "$peer_port"
+}
+restart_server() {  # the gateway stopped and started again on its config as it is now
+  kill -TERM "$server"
+  wait "$server" 2>/dev/null
+  start_server "$WORK/edihub.xml"
+  url="http://127.0.0.1:$port/as4"
 }
 mls_rows() { sql "$db" "SELECT count(*) FROM outbox WHERE kind = 'mls' $1"; }
 wait_delivered() {  # wait_delivered N: until N MLS rows are delivered (or 20 s)
@@ -108,10 +114,7 @@ check_eq "again: one MLS for the document" 1 "$(mls_rows "AND reference LIKE '%i
 
 # --- AB: with a back office (<documents>) the booked document's delivery to the end user is not yet confirmed.
 sed -i "s|<peppol seat=\"\*\"/>|<peppol seat=\"*\"/><documents dir=\"$WORK/documents\"/>|" "$WORK/partners/peppol.xml"
-kill -TERM "$server"
-wait "$server" 2>/dev/null
-start_server "$WORK/edihub.xml"
-url="http://127.0.0.1:$port/as4"
+restart_server
 sbd handed invoice.xml
 number handed MLS-HANDED
 make_peppol handed "$WORK/handed.sbd" POP000123
@@ -152,14 +155,8 @@ check_eq "quiet: booked" 1 "$(sql "$db" "SELECT count(*) FROM invoices WHERE inv
 check_eq "quiet: no MLS" 0 "$(mls_rows "AND reference LIKE '%instance-quiet'")"
 
 # --- The AP answers an eb:Error: the row fails with its words.
-kill "$peer"
-wait "$peer" 2>/dev/null
-start_peer "$WORK/peer-error" --error
-configure "$peer_port"
-kill -TERM "$server"
-wait "$server" 2>/dev/null
-start_server "$WORK/edihub.xml"
-url="http://127.0.0.1:$port/as4"
+new_peer "$WORK/peer-error" --error
+restart_server
 sbd errored invoice.xml
 number errored MLS-ERRORED
 make_peppol errored "$WORK/errored.sbd" POP000123
@@ -170,14 +167,8 @@ sql "$db" "SELECT last_error FROM outbox WHERE kind = 'mls' AND state = 'failed'
   fail "errored: $(sql "$db" "SELECT last_error FROM outbox WHERE kind = 'mls' AND state = 'failed'")"
 
 # --- kill -9 while the MLS is in flight (the AP holds its answer 4 s), then a restart.
-kill "$peer"
-wait "$peer" 2>/dev/null
-start_peer "$WORK/peer-slow" --delay-ms 4000
-configure "$peer_port"
-kill -TERM "$server"
-wait "$server" 2>/dev/null
-start_server "$WORK/edihub.xml"
-url="http://127.0.0.1:$port/as4"
+new_peer "$WORK/peer-slow" --delay-ms 4000
+restart_server
 sbd killed invoice.xml
 number killed MLS-KILLED
 make_peppol killed "$WORK/killed.sbd" POP000123
@@ -187,10 +178,7 @@ kill -9 "$server"
 wait "$server" 2>/dev/null
 check_eq "killed: in flight at the kill" in-flight \
   "$(sql "$db" "SELECT state FROM outbox WHERE kind = 'mls' AND reference LIKE '%instance-killed'")"
-kill "$peer"
-wait "$peer" 2>/dev/null
-start_peer "$WORK/peer-slow" --delay-ms 10
-configure "$peer_port"
+new_peer "$WORK/peer-slow" --delay-ms 10
 start_server "$WORK/edihub.xml"
 for _ in $(seq 1 400); do
   [[ $(mls_rows "AND state = 'delivered' AND reference LIKE '%instance-killed'") == 1 ]] && break

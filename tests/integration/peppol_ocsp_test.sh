@@ -9,13 +9,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$REPO/tests/interop/peppol/pki.sh"
 source "$REPO/tests/interop/peppol/peppol.sh"
-S="$REPO/samples/peppol"
-P="$WORK/pki"
-db="$WORK/edihub.db"
-command -v javac >/dev/null || { echo "javac is not installed (tools/setup installs it)"; exit 1; }
-peppol_pki "$P" || { echo "FAIL: could not make the test PKI"; exit 1; }
-javac -d "$WORK/java" "$REPO/tests/interop/as4/WssPeer.java" || fail "javac WssPeer"
-ours=$(sbd_party "$S/invoice.xml" Receiver)
+peppol_test_setup
 mkdir -p "$WORK/partners"
 printf '<partner id="peppol"><peppol seat="*"/></partner>\n' >"$WORK/partners/peppol.xml"
 

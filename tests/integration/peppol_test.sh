@@ -15,14 +15,9 @@
 source "$(dirname "$0")/lib.sh"
 source "$REPO/tests/interop/peppol/pki.sh"
 source "$REPO/tests/interop/peppol/peppol.sh"
-S="$REPO/samples/peppol"
-P="$WORK/pki"
-db="$WORK/edihub.db"
-command -v javac >/dev/null || { echo "javac is not installed (tools/setup installs it)"; exit 1; }
-peppol_pki "$P" || { echo "FAIL: could not make the test PKI"; exit 1; }
+peppol_test_setup
 
 # Our access point POP000999 receives for two participants; one profile serves every sending AP.
-ours=$(sbd_party "$S/invoice.xml" Receiver)
 mkdir -p "$WORK/partners" "$WORK/java" "$WORK/documents"
 cat >"$WORK/partners/peppol.xml" <<XML
 <partner id="peppol">
@@ -50,7 +45,6 @@ trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; [[ -n "${KEEP:-}
 url="http://127.0.0.1:$port/as4"
 grep -q "Peppol access point POP000999 on /as4 for 2 participants" "$WORK/server.out" ||
   fail "serve does not say it is a Peppol access point: $(cat "$WORK/server.out")"
-javac -d "$WORK/java" "$REPO/tests/interop/as4/WssPeer.java" || fail "javac WssPeer"
 
 invoices() { sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = '$1'"; }
 

@@ -85,3 +85,16 @@ refused() {  # refused ID CODE DESCRIPTION-START [ERROR-DETAIL]
   [[ -z "${4:-}" ]] || grep -q "<eb:ErrorDetail>$4</eb:ErrorDetail>" "$WORK/$1.answer" ||
     fail "$1: no eb:ErrorDetail $4: $(grep -o '<eb:Error .*' "$WORK/$1.answer" | head -c 600)"
 }
+
+# peppol_test_setup: what every Peppol integration test starts with (after
+# lib.sh): $S the samples, $P a fresh test PKI, $db the store, the JDK peer
+# compiled into $WORK/java, $ours the samples' receiving participant.
+peppol_test_setup() {
+  S="$REPO/samples/peppol"
+  P="$WORK/pki"
+  db="$WORK/edihub.db"
+  command -v javac >/dev/null || { echo "javac is not installed (tools/setup installs it)"; exit 1; }
+  peppol_pki "$P" || { echo "FAIL: could not make the test PKI"; exit 1; }
+  javac -d "$WORK/java" "$REPO/tests/interop/as4/WssPeer.java" || { echo "FAIL: javac WssPeer"; exit 1; }
+  ours=$(sbd_party "$S/invoice.xml" Receiver)
+}
