@@ -27,6 +27,7 @@ trap 'kill $server $partner 2>/dev/null; wait $server $partner 2>/dev/null; [[ -
 serve() {  # serve MODE [AS4-ATTRIBUTES] [PARTNER-PORT]: (re)starts the gateway with acme's AS4 endpoint at /as4/MODE
   [[ -n $server ]] && { kill -TERM "$server"; wait "$server" 2>/dev/null; }
   sed -e "s|<as4 party-id=\"ACMESUPPLY\" |<as4 party-id=\"ACMESUPPLY\" url=\"http://127.0.0.1:${3:-$partner_port}/as4/$1\" ${2:+$2 }|" \
+    -e "s|use=\"signing\" file=\"certs/acme.crt\"|use=\"signing\" file=\"certs/${ACME_SIGNING:-acme.crt}\"|" \
     "$REPO/partners/acme.xml" >"$WORK/partners/acme.xml"
   gateway_config "$WORK/edihub.xml" "<listen address=\"127.0.0.1\" port=\"$gateway_port\"/>" \
     '<outbox first-retry-seconds="1" max-attempts="3" timeout-seconds="2"/>'
@@ -112,4 +113,38 @@ serve receipt
 "$EDIHUB" outbox retry "$(ack_row "$c6" id)" --db "sqlite:$db" >/dev/null || fail "outbox retry"
 check_eq "retried by the operator: delivered" delivered "$(wait_state "$c6" delivered)"
 check_eq "the same MessageId as before" 2 "$(sent_count "$(ack_row "$c6" message_id | tr -d '<>')")"
+
+# Signed and encrypted (<as4 sign encrypt>): the JDK peer (WssPeer serve) as acme
+# decrypts the 997, verifies our signature over every part and answers a signed
+# Receipt, which edihub checks against acme's signing certificate.
+command -v javac >/dev/null || { echo "javac is not installed (tools/setup installs it)"; exit 1; }
+javac -d "$WORK/java" "$REPO/tests/interop/as4/WssPeer.java" || fail "javac WssPeer"
+C="$REPO/partners/certs"
+openssl pkcs8 -topk8 -nocrypt -outform DER -in "$C/acme.key" -out "$WORK/acme.pk8"
+wss_peer() {  # wss_peer KEY CERT OUTDIR: the peer answering with KEY/CERT; prints its port
+  java -cp "$WORK/java" WssPeer serve 0 "$1" "$2" "$C/edihub.crt" "$3" >"$3.log" 2>&1 &
+  peers+=($!)
+  for _ in $(seq 1 200); do
+    sed -n 's/.*WssPeer serving on 127.0.0.1:\([0-9]*\).*/\1/p' "$3.log" | grep . && return
+    sleep 0.05
+  done
+}
+peers=()
+trap 'kill $server $partner "${peers[@]}" 2>/dev/null; wait 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
+mkdir -p "$WORK/wss" "$WORK/wss-wrong"
+serve wss 'sign="true" encrypt="true"' "$(wss_peer "$WORK/acme.pk8" "$C/acme.crt" "$WORK/wss")"
+c7=$(send 7)
+check_eq "signed+encrypted: delivered" delivered "$(wait_state "$c7" delivered)"
+id7=$(ack_row "$c7" message_id | tr -d '<>')
+grep -q "^$id7 ok 1 payload(s); signed by .*CN=EDIHUB.*; 1 of 1 attachment(s) decrypted" "$WORK/wss/received.log" ||
+  fail "signed+encrypted: the peer did not take it so: $(cat "$WORK/wss/received.log")"
+[[ "$(ack_row "$c7" body)" == "$(cat "$WORK/wss/$id7.1")" ]] || fail "signed+encrypted: the peer's payload is not the 997"
+ack_row "$c7" receipt | grep -q 'ebbp:NonRepudiationInformation' || fail "signed+encrypted: no signed Receipt kept"
+# A Receipt signed by a certificate acme's profile does not list (it names another): not proof, failed.
+ACME_SIGNING=edihub.crt serve wss 'sign="true" encrypt="true"' "$(wss_peer "$WORK/acme.pk8" "$C/acme.crt" "$WORK/wss-wrong")"
+grep -q 'use="signing" file="certs/edihub.crt"' "$WORK/partners/acme.xml" || fail "could not change acme's signing certificate"
+c8=$(send 8)
+check_eq "wrong Receipt signer: failed" failed "$(wait_state "$c8" failed)"
+ack_row "$c8" last_error | grep -q "the partner's Receipt is not signed as it must be (EBMS:0101): .*is not trusted: it is not one of partner 'acme''s signing certificates" ||
+  fail "wrong Receipt signer: $(ack_row "$c8" last_error)"
 finish
