@@ -540,3 +540,21 @@ TEST_CASE("<peppol seat>: a sending access point's profile, or the one for every
   d.write("c.xml", R"(<partner id="x"><peppol seat="A"/><peppol seat="A"/></partner>)");
   CHECK(test::contains(config::Partners::load(d.path).status().message(), "<peppol seat=\"A\"> is listed twice"));
 }
+
+TEST_CASE("the Peppol example configuration loads (samples/peppol/config)") {
+  auto gw = config::Gateway::load(test::source_path("samples/peppol/config/edihub-peppol.xml"));
+  REQUIRE_MESSAGE(gw.is_ok(), gw.status().message());
+  CHECK(gw->peppol.seat == "POP000999");
+  CHECK(gw->peppol.country == "NO");
+  CHECK(gw->peppol.ap_cas.size() == 2);
+  CHECK(gw->peppol.ocsp);
+  auto partners = config::Partners::load(test::source_path("samples/peppol/config/partners"));
+  REQUIRE_MESSAGE(partners.is_ok(), partners.status().message());
+  const config::Partner* p = partners->find("peppol");
+  REQUIRE(p != nullptr);
+  CHECK(partners->peppol_sender("POP000777") == p);
+  REQUIRE(p->peppol.mls.count("POP000123") == 1);
+  CHECK(p->peppol.mls.at("POP000123").url == "https://ap.example.com/as4");
+  CHECK(
+      test::contains(p->peppol.mls.at("POP000123").certificate, "samples/peppol/config/partners/certs/pop000123.pem"));
+}
