@@ -17,7 +17,8 @@ for _ in $(seq 1 100); do grep -q "^port" "$WORK/erp.out" && break; sleep 0.05; 
 erp_port=$(sed -n 's/^port //p' "$WORK/erp.out")
 sed "s|</partner>|  <documents webhook=\"http://127.0.0.1:$erp_port/erp/documents\"/>\n  <acknowledgments via=\"dir\" dir=\"$WORK/acks\"/>\n</partner>|" \
   "$REPO/partners/acme.xml" >"$WORK/partners/acme.xml"
-gateway_config "$WORK/edihub.xml" '<outbox first-retry-seconds="1" max-attempts="8" timeout-seconds="2" workers="4"/>'
+gateway_config "$WORK/edihub.xml" '<listen address="127.0.0.1" port="0"/>' \
+  '<outbox first-retry-seconds="1" max-attempts="8" timeout-seconds="2" workers="4"/>'
 sed -i "s|<partners dir=\"[^\"]*\"/>|<partners dir=\"$WORK/partners\"/>|" "$WORK/edihub.xml"
 
 # invoice FILE CONTROL NUMBER BIG01 [PURPOSE]: an X12 810 in its own interchange.
