@@ -87,6 +87,15 @@ Result<Certificate> Certificate::from_pem(std::string_view pem) {
   return c;
 }
 
+std::string rfc2253_name(const X509_NAME* name) {
+  if (name == nullptr) return "";
+  std::unique_ptr<BIO, decltype(&BIO_free)> b(BIO_new(BIO_s_mem()), BIO_free);
+  X509_NAME_print_ex(b.get(), name, 0, XN_FLAG_RFC2253);
+  char* data = nullptr;
+  const long n = BIO_get_mem_data(b.get(), &data);
+  return n > 0 ? std::string(data, static_cast<size_t>(n)) : std::string();
+}
+
 Certificate Certificate::adopt(X509* x) {
   Certificate c;
   c.x509_ = std::shared_ptr<X509>(x, X509_free);

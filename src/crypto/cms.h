@@ -14,6 +14,7 @@
 #include "src/common/status.h"
 
 typedef struct x509_st X509;
+typedef struct X509_name_st X509_NAME;
 typedef struct evp_pkey_st EVP_PKEY;
 
 namespace edihub::crypto {
@@ -34,6 +35,9 @@ class Certificate {
  private:
   std::shared_ptr<X509> x509_;
 };
+
+// A certificate name as RFC 2253 prints it ("CN=POP000123,O=Test AP,C=NO"); empty for null.
+std::string rfc2253_name(const X509_NAME* name);
 
 // Lower-case hex SHA-256 of `x`'s DER (what `openssl x509 -fingerprint -sha256`
 // prints, without colons, in lower case); empty when `x` is null or cannot be encoded.

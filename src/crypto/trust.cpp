@@ -51,15 +51,6 @@ size_t add_crls(X509_STORE* store, const std::string& bytes) {
   return added;
 }
 
-std::string name_text(const X509_NAME* name) {
-  if (name == nullptr) return "";
-  Bio bio(BIO_new(BIO_s_mem()), BIO_free);
-  X509_NAME_print_ex(bio.get(), name, 0, XN_FLAG_RFC2253);
-  char* data = nullptr;
-  const long n = BIO_get_mem_data(bio.get(), &data);
-  return n > 0 ? std::string(data, static_cast<size_t>(n)) : std::string();
-}
-
 }  // namespace
 
 Result<TrustStore> TrustStore::load(const std::vector<std::string>& ca_files,
@@ -112,7 +103,7 @@ std::string TrustStore::verify(const Certificate& cert, int64_t now, Certificate
   }
   X509* at = X509_STORE_CTX_get_current_cert(ctx.get());
   const std::string whose =
-      at != nullptr && at != cert.get() ? " (at " + name_text(X509_get_subject_name(at)) + ")" : "";
+      at != nullptr && at != cert.get() ? " (at " + rfc2253_name(X509_get_subject_name(at)) + ")" : "";
   switch (err) {
     case X509_V_ERR_CERT_REVOKED:
       return "the certificate is revoked" + whose;
@@ -125,7 +116,7 @@ std::string TrustStore::verify(const Certificate& cert, int64_t now, Certificate
     case X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
     case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
     case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
-      return "the certificate (issuer " + name_text(X509_get_issuer_name(cert.get())) +
+      return "the certificate (issuer " + rfc2253_name(X509_get_issuer_name(cert.get())) +
              ") does not chain to a configured access point CA";
     case X509_V_ERR_UNABLE_TO_GET_CRL:
       return "no CRL of the issuing CA is configured, so revocation cannot be checked" + whose;

@@ -263,14 +263,6 @@ std::string_view tail(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() ? s.substr(s.size() - suffix.size()) : std::string_view();
 }
 
-std::string rfc2253(X509_NAME* name) {
-  std::unique_ptr<BIO, decltype(&BIO_free)> b(BIO_new(BIO_s_mem()), BIO_free);
-  X509_NAME_print_ex(b.get(), name, 0, XN_FLAG_RFC2253);
-  char* data = nullptr;
-  const long n = BIO_get_mem_data(b.get(), &data);
-  return std::string(data, static_cast<size_t>(n));
-}
-
 // Issuer names compare without white space after separators and case-blind:
 // senders print RFC 2253 names differently.
 std::string name_key(std::string_view s) {
@@ -344,12 +336,13 @@ Failure find_certificate(xmlDoc* doc, xmlNode* security, xmlNode* key_info, cons
       const Certificate presented = Certificate::adopt(cert.release());
       if (const std::string why = trust(presented); !why.empty())
         return failure(std::string(naming.whose) + " certificate " +
-                       partner_text(rfc2253(X509_get_subject_name(presented.get())), 200) + " is not trusted: " + why);
+                       partner_text(rfc2253_name(X509_get_subject_name(presented.get())), 200) +
+                       " is not trusted: " + why);
       *out = presented;
       return {};
     }
     return among([&](X509* c) { return X509_cmp(c, cert.get()) == 0; },
-                 "BinarySecurityToken " + partner_text(rfc2253(X509_get_subject_name(cert.get())), 200));
+                 "BinarySecurityToken " + partner_text(rfc2253_name(X509_get_subject_name(cert.get())), 200));
   }
   if (xmlNode* serial_node =
           child(child(child(str, kDs, "X509Data"), kDs, "X509IssuerSerial"), kDs, "X509SerialNumber")) {
@@ -365,7 +358,7 @@ Failure find_certificate(xmlDoc* doc, xmlNode* security, xmlNode* key_info, cons
           std::unique_ptr<BIGNUM, decltype(&BN_free)> have(ASN1_INTEGER_to_BN(X509_get0_serialNumber(c), nullptr),
                                                            BN_free);
           return have && BN_cmp(have.get(), want.get()) == 0 &&
-                 name_key(rfc2253(X509_get_issuer_name(c))) == name_key(issuer);
+                 name_key(rfc2253_name(X509_get_issuer_name(c))) == name_key(issuer);
         },
         "issuer " + partner_text(issuer, 200) + ", serial " + partner_text(serial, 100));
   }
@@ -497,7 +490,8 @@ Failure decrypt(xmlDoc* doc, xmlNode* security, const Policy& policy, const std:
       return decryption("the xenc:EncryptedKey CipherValue is not valid base64");
     if (!rsa_oaep_sha256_decrypt(identity->key.get(), wrapped, &key))
       return decryption("the xenc:EncryptedKey does not decrypt with our key " +
-                        partner_text(rfc2253(X509_get_subject_name(recipient.get())), 200) + " (RSA-OAEP SHA-256)");
+                        partner_text(rfc2253_name(X509_get_subject_name(recipient.get())), 200) +
+                        " (RSA-OAEP SHA-256)");
     std::vector<xmlNode*> refs = children(child(ek, kXenc, "ReferenceList"), kXenc, "DataReference");
     if (refs.empty() || refs.size() > attachments.size())
       return policy_failure("the xenc:EncryptedKey lists " + std::to_string(refs.size()) + " DataReferences for " +
@@ -874,7 +868,7 @@ Status encrypt_parts(Securing* s, std::vector<OutgoingAttachment>* parts, const 
                              BAD_CAST "SecurityTokenReference", nullptr);
   xmlNode* serial =
       xmlNewChild(xmlNewChild(str, ds, BAD_CAST "X509Data", nullptr), ds, BAD_CAST "X509IssuerSerial", nullptr);
-  xmlNewTextChild(serial, ds, BAD_CAST "X509IssuerName", BAD_CAST rfc2253(X509_get_issuer_name(to.get())).c_str());
+  xmlNewTextChild(serial, ds, BAD_CAST "X509IssuerName", BAD_CAST rfc2253_name(X509_get_issuer_name(to.get())).c_str());
   std::unique_ptr<BIGNUM, decltype(&BN_free)> bn(ASN1_INTEGER_to_BN(X509_get0_serialNumber(to.get()), nullptr),
                                                  BN_free);
   char* dec = bn ? BN_bn2dec(bn.get()) : nullptr;

@@ -19,7 +19,8 @@ GatewayOutbox::GatewayOutbox(const config::Gateway& gw, const config::Partners& 
                              const peppol::PeppolNetwork* peppol)
     : channel_options_{gw.outbox_timeout_seconds},
       as2_{&as2, &partners, gw.public_url, channel_options_},
-      as4_{gw.as4_party_id, gw.as4_party_type, &partners, channel_options_, &as2.identities} {
+      as4_{gw.as4_party_id,  gw.as4_party_type, &partners,
+           channel_options_, &as2.identities,   &as2.signing_certificates} {
   using delivery::Attempt;
   using store::OutboxEntry;
   std::map<std::string, delivery::OutboxDelivery::Channel> channels{

@@ -177,11 +177,11 @@ delivery::Attempt deliver_as4(const store::OutboxEntry& e, const As4Outbound& o)
   if (partner == nullptr) return failed("partner '" + e.item.partner_id + "' is no longer configured");
   // The profile's URL now: an operator who fixes it and retries means the new one.
   const std::string& url = partner->as4.url.empty() ? e.item.destination : partner->as4.url;
-  auto pinned = [partner](const crypto::Certificate& signer) -> std::string {
-    for (const std::string& file : partner->certificates.signing) {
-      Result<crypto::Certificate> c = crypto::Certificate::load_pem_file(file);
-      if (c.is_ok() && c.value() == signer) return "";
-    }
+  auto pinned = [partner, &o](const crypto::Certificate& signer) -> std::string {
+    if (o.signing_certificates != nullptr)
+      if (auto it = o.signing_certificates->find(partner->id); it != o.signing_certificates->end())
+        for (const crypto::Certificate& c : it->second)
+          if (c == signer) return "";
     return "it is not one of partner '" + partner->id + "''s signing certificates";
   };
   return deliver_prepared(e, url, pinned, o.options);

@@ -18,6 +18,7 @@
 #include "src/config/partners.h"
 #include "src/crypto/cms.h"
 #include "src/delivery/channels.h"
+#include "src/identity/credentials.h"
 
 namespace edihub::as4 {
 
@@ -25,7 +26,8 @@ struct As4Outbound {
   std::string our_party_id, our_party_type;  // eb:From
   const config::Partners* partners = nullptr;
   delivery::ChannelOptions options;
-  const std::vector<crypto::Identity>* identities = nullptr;  // the first signs; may be null: nothing signed
+  const std::vector<crypto::Identity>* identities = nullptr;            // the first signs; may be null: nothing signed
+  const identity::SigningCertificates* signing_certificates = nullptr;  // who may sign Receipts, by partner id
 };
 
 // The eb:MessageId of a row: its message id without angle brackets.

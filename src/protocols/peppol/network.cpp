@@ -15,8 +15,8 @@
 #include "src/common/partner_text.h"
 #include "src/common/utc.h"
 #include "src/crypto/random.h"
+#include "src/http/message.h"
 #include "src/protocols/as4/outbound.h"
-#include "src/crypto/digest.h"
 
 namespace edihub::peppol {
 
@@ -50,12 +50,15 @@ std::string lower(std::string s) {
 }
 bool same_id(const std::string& a, const std::string& b) { return lower(a) == lower(b); }
 
-// The document type identifier and process as AS4 carries them: eb:Action
-// is "SCHEME::VALUE" (the bare value accepted too), eb:Service the process
-// with its scheme as type.
+// A BusinessScope's identifier scheme, Peppol's default when it names none.
+std::string scheme_of(const peppol::Scope* scope, std::string_view fallback) {
+  return scope->identifier.empty() ? std::string(fallback) : scope->identifier;
+}
 
 // Where the SBDH and the AS4 header disagree, what the sender's operator must
-// fix; empty when they agree. The sending access point wrote both.
+// fix; empty when they agree. The sending access point wrote both: eb:Action
+// is the document type as "SCHEME::VALUE" (the bare value accepted too),
+// eb:Service the process with its scheme as type.
 std::string disagreement(const peppol::Sbd& sbd, const as4::UserMessage& um) {
   const as4::Property* sender = property(um, "originalSender");
   const as4::Property* recipient = property(um, "finalRecipient");
@@ -66,12 +69,12 @@ std::string disagreement(const peppol::Sbd& sbd, const as4::UserMessage& um) {
     return "the SBDH receiver " + quoted(sbd.receiver.authority + "::" + sbd.receiver.value) +
            " is not the finalRecipient property " + quoted(recipient->type + "::" + recipient->value);
   const peppol::Scope* doc = sbd.scope("DOCUMENTID");
-  const std::string scheme = doc->identifier.empty() ? std::string(kDocumentTypeScheme) : doc->identifier;
+  const std::string scheme = scheme_of(doc, kDocumentTypeScheme);
   if (!same_id(um.action, scheme + "::" + doc->instance_identifier) && !same_id(um.action, doc->instance_identifier))
     return "the SBDH document type " + quoted(scheme + "::" + doc->instance_identifier) + " is not eb:Action " +
            quoted(um.action);
   const peppol::Scope* process = sbd.scope("PROCESSID");
-  const std::string process_scheme = process->identifier.empty() ? std::string(kProcessScheme) : process->identifier;
+  const std::string process_scheme = scheme_of(process, kProcessScheme);
   if (!same_id(um.service, process->instance_identifier) || !same_id(um.service_type, process_scheme))
     return "the SBDH process " + quoted(process_scheme + "::" + process->instance_identifier) + " is not eb:Service " +
            quoted(um.service_type + "::" + um.service);
@@ -249,7 +252,7 @@ as4::Error PeppolNetwork::check_envelope(const as4::UserMessage& um) const {
     const as4::Property* p = property(um, name);
     if (p == nullptr || p->value.empty() || p->type.empty())
       return ebms_error("EBMS:0009", std::string("eb:MessageProperties needs the property ") + name +
-                                         " with its type (" + std::string(kParticipantScheme) + ")");
+                                         " with its type (" + std::string(kParticipantAuthority) + ")");
   }
   if (um.parts.size() != 1 || um.parts[0].href.rfind("cid:", 0) != 0)
     return ebms_error("EBMS:0009",
@@ -258,12 +261,16 @@ as4::Error PeppolNetwork::check_envelope(const as4::UserMessage& um) const {
   return {};
 }
 
-std::string PeppolNetwork::check_signer(const crypto::Certificate& signer, const as4::UserMessage& um) const {
+std::string PeppolNetwork::trusted(const crypto::Certificate& cert) const {
   crypto::Certificate issuer;
   const int64_t at = now();
-  if (std::string why = trust_.verify(signer, at, &issuer); !why.empty()) return why;
-  if (ocsp_ != nullptr && issuer.get() != nullptr)
-    if (std::string why = ocsp_->check(trust_, signer, issuer, at); !why.empty()) return why;
+  if (std::string why = trust_.verify(cert, at, &issuer); !why.empty()) return why;
+  if (ocsp_ != nullptr && issuer.get() != nullptr) return ocsp_->check(trust_, cert, issuer, at);
+  return "";
+}
+
+std::string PeppolNetwork::check_signer(const crypto::Certificate& signer, const as4::UserMessage& um) const {
+  if (std::string why = trusted(signer); !why.empty()) return why;
   const std::string seat = crypto::TrustStore::common_name(signer);
   const std::string from = um.from.empty() ? "" : um.from[0].id;
   if (seat != from)
@@ -332,7 +339,7 @@ void PeppolNetwork::keys(receivers::Message& m, const as4::UserMessage& um, as4:
   const bool failures_only = wants != nullptr && wants->instance_identifier == "FAILURE_ONLY";
   if (mls != nullptr && !peppol::is_mls(sbd.document_type_id(), sbd.process_id()) &&
       !(failures_only && r.rejection.empty()))
-    if (std::optional<store::OutboxItem> status = mls_item(sbd, um.from[0].id, *mls, m.partner->id, r)) {
+    if (std::optional<store::OutboxItem> status = mls_item(sbd, um.from[0].id, *mls, *m.partner, r)) {
       status->partner_id = m.partner->id;
       status->reference = w.key->message_id;
       w.answers.push_back(std::move(*status));
@@ -351,9 +358,9 @@ void PeppolNetwork::keys(receivers::Message& m, const as4::UserMessage& um, as4:
   e.other_sp = um.from[0].id;
   const peppol::Scope* doc = sbd.scope("DOCUMENTID");
   const peppol::Scope* process = sbd.scope("PROCESSID");
-  e.document_type_scheme = doc->identifier.empty() ? std::string(kDocumentTypeScheme) : doc->identifier;
+  e.document_type_scheme = scheme_of(doc, kDocumentTypeScheme);
   e.document_type = doc->instance_identifier;
-  e.process_scheme = process->identifier.empty() ? std::string(kProcessScheme) : process->identifier;
+  e.process_scheme = scheme_of(process, kProcessScheme);
   e.process = process->instance_identifier;
   e.sender = sbd.sender.value;
   e.receiver = sbd.receiver.value;
@@ -371,8 +378,7 @@ std::string PeppolNetwork::country_of(const std::string& participant) const {
 
 std::optional<store::OutboxItem> PeppolNetwork::mls_item(const peppol::Sbd& sbd, const std::string& seat,
                                                          const config::Partner::Peppol::Mls& endpoint,
-                                                         const std::string& endpoint_owner,
-                                                         const Reading& reading) const {
+                                                         const config::Partner& owner, const Reading& reading) const {
   const std::string now_text = iso_utc(now() * 1000);  // 2026-12-03T10:00:00Z
   peppol::Mls mls;
   mls.id = crypto::random_uuid();
@@ -380,8 +386,7 @@ std::optional<store::OutboxItem> PeppolNetwork::mls_item(const peppol::Sbd& sbd,
   mls.issue_time = now_text.substr(11);
   // Booked, and with a back office to deliver to: accepted, its delivery to the
   // end user not confirmed yet (AB); booked in the company's own store alone: AP.
-  const config::Partner* partner = partners_.find(endpoint_owner);
-  const bool back_office = partner != nullptr && partner->documents.via != config::Partner::Documents::Via::None;
+  const bool back_office = owner.documents.via != config::Partner::Documents::Via::None;
   mls.response_code = !reading.rejection.empty() ? "RE" : back_office ? "AB" : "AP";
   if (!reading.rejection.empty()) mls.description = partner_text(reading.rejection, 500);
   mls.sender_seat = settings_.seat;
@@ -408,15 +413,10 @@ std::optional<store::OutboxItem> PeppolNetwork::mls_item(const peppol::Sbd& sbd,
 
 namespace {
 
-// The value of header line `name` in `lines` ("To-Seat: POP000123\r\n"), or empty.
-std::string header_value(const std::string& lines, const std::string& name) {
-  const std::string prefix = name + ": ";
-  for (size_t at = 0; at < lines.size();) {
-    const size_t end = std::min(lines.find("\r\n", at), lines.size());
-    if (lines.compare(at, prefix.size(), prefix) == 0)
-      return lines.substr(at + prefix.size(), end - at - prefix.size());
-    at = end + 2;
-  }
+// The access point an MLS row goes to: its To-Seat header line.
+std::string to_seat(const store::OutboxEntry& e) {
+  for (const auto& [name, value] : http::split_headers(e.item.headers))
+    if (name == "To-Seat") return value;
   return "";
 }
 
@@ -425,7 +425,7 @@ std::string header_value(const std::string& lines, const std::string& name) {
 Result<delivery::Prepared> PeppolNetwork::prepare_mls(const store::OutboxEntry& e,
                                                       const crypto::Identity& identity) const {
   const config::Partner* partner = partners_.find(e.item.partner_id);
-  const std::string seat = header_value(e.item.headers, "To-Seat");
+  const std::string seat = to_seat(e);
   if (partner == nullptr) return Status::invalid("partner '" + e.item.partner_id + "' is no longer configured");
   const config::Partner::Peppol::Mls* endpoint = mls_endpoint(*partner, seat);
   if (endpoint == nullptr)
@@ -442,10 +442,10 @@ Result<delivery::Prepared> PeppolNetwork::prepare_mls(const store::OutboxEntry& 
   m.service_type = std::string(peppol::kProcessScheme);
   m.action = std::string(peppol::kDocumentTypeScheme) + "::" + std::string(peppol::kMlsDocumentType);
   m.conversation_id = m.message_id;
-  m.message_properties = {
-      {"originalSender", std::string(peppol::kSpisScheme) + ":" + peppol::spid(settings_.seat),
-       std::string(kParticipantScheme)},
-      {"finalRecipient", std::string(peppol::kSpisScheme) + ":" + peppol::spid(seat), std::string(kParticipantScheme)}};
+  m.message_properties = {{"originalSender", std::string(peppol::kSpisScheme) + ":" + peppol::spid(settings_.seat),
+                           std::string(kParticipantAuthority)},
+                          {"finalRecipient", std::string(peppol::kSpisScheme) + ":" + peppol::spid(seat),
+                           std::string(kParticipantAuthority)}};
   m.parts.push_back({"sbd." + m.message_id, "application/xml", true});
   out.data.push_back(e.item.body);
   out.sign_with = &identity;
@@ -456,16 +456,16 @@ Result<delivery::Prepared> PeppolNetwork::prepare_mls(const store::OutboxEntry& 
 delivery::Attempt PeppolNetwork::deliver_mls(const store::OutboxEntry& e,
                                              const delivery::ChannelOptions& options) const {
   const config::Partner* partner = partners_.find(e.item.partner_id);
-  const std::string seat = header_value(e.item.headers, "To-Seat");
+  const std::string seat = to_seat(e);
   const config::Partner::Peppol::Mls* endpoint = partner != nullptr ? mls_endpoint(*partner, seat) : nullptr;
   // The URL named now: an operator who fixes it and retries means the new one.
   const std::string url = endpoint != nullptr ? endpoint->url : e.item.destination;
-  auto trusted = [this, seat](const crypto::Certificate& signer) -> std::string {
-    if (std::string why = trust_.verify(signer, now()); !why.empty()) return why;
+  auto receipt_signer = [this, seat](const crypto::Certificate& signer) -> std::string {
+    if (std::string why = trusted(signer); !why.empty()) return why;
     const std::string cn = crypto::TrustStore::common_name(signer);
     return cn == seat ? "" : "its CN " + quoted(cn) + " is not the access point we sent to (" + seat + ")";
   };
-  return as4::deliver_prepared(e, url, trusted, options);
+  return as4::deliver_prepared(e, url, receipt_signer, options);
 }
 
 int64_t PeppolNetwork::now() const { return test_now_ != 0 ? test_now_ : static_cast<int64_t>(std::time(nullptr)); }

@@ -33,7 +33,6 @@ struct Reading;
 // The Peppol AS4 profile's fixed P-Mode values.
 inline constexpr std::string_view kAgreement = "urn:fdc:peppol.eu:2017:agreements:tia:ap_provider";
 inline constexpr std::string_view kPartyType = "urn:fdc:peppol.eu:2017:identifiers:ap";
-inline constexpr std::string_view kParticipantScheme = "iso6523-actorid-upis";
 
 class PeppolNetwork : public as4::Network {
  public:
@@ -65,12 +64,15 @@ class PeppolNetwork : public as4::Network {
  private:
   PeppolNetwork(config::Peppol settings, crypto::TrustStore trust, const config::Partners& partners);
   bool ours(const std::string& participant) const;
-  // The Message Level Status for a document (AP, AB when partner
-  // `endpoint_owner` delivers documents to a back office, or RE with
+  // Empty when an access point certificate is one the AP CAs vouch for now
+  // (chain, validity, CRL, and OCSP when configured); else why not.
+  std::string trusted(const crypto::Certificate& cert) const;
+  // The Message Level Status for a document (AP, AB when `owner`, the
+  // sending AP's profile, delivers documents to a back office, or RE with
   // `reading`'s reasons) as an outbox row to `endpoint`; partner and reference unset.
   std::optional<store::OutboxItem> mls_item(const peppol::Sbd& sbd, const std::string& seat,
-                                            const config::Partner::Peppol::Mls& endpoint,
-                                            const std::string& endpoint_owner, const Reading& reading) const;
+                                            const config::Partner::Peppol::Mls& endpoint, const config::Partner& owner,
+                                            const Reading& reading) const;
   std::string country_of(const std::string& participant) const;
   int64_t now() const;
 
