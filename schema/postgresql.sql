@@ -305,3 +305,19 @@ CREATE TABLE peppol_exchanges (
   PRIMARY KEY (partner_id, message_id)
 );
 CREATE INDEX peppol_exchanges_exchanged_at ON peppol_exchanges (exchanged_at);
+
+-- migration 7: the documents' source indexes lead with the source. Led by
+-- partner_id, an index on (partner_id, source) tied in the planner's eyes with
+-- the primary key (partner_id, number) for a lookup of one document while the
+-- table had no statistics, and it won: the foreign key check of every line of
+-- a new invoice then walked every invoice of the partner (measured: 50% of the
+-- server's CPU at 300 invoices of one partner, 300 lines each). The lookup by
+-- source (partner_id = $1 AND source = $2) is served as well either way.
+DROP INDEX invoices_source;
+DROP INDEX shipment_notices_source;
+DROP INDEX orders_source;
+DROP INDEX order_responses_source;
+CREATE INDEX invoices_source ON invoices (source, partner_id);
+CREATE INDEX shipment_notices_source ON shipment_notices (source, partner_id);
+CREATE INDEX orders_source ON orders (source, partner_id);
+CREATE INDEX order_responses_source ON order_responses (source, partner_id);
