@@ -162,6 +162,47 @@ TEST_CASE("a transaction whose work fails rolls back everything, sequences and b
   });
 }
 
+TEST_CASE("a write that fails fails its transaction, whenever the store sends it; none of it stays") {
+  // PostgreSQL sends writes that need no answer with the next statement that
+  // does, or with the COMMIT: their error is still the transaction's.
+  TempDb db;
+  auto s = db.open();
+  MessageLog row;
+  row.partner_id = "acme";
+  row.protocol = "as2";
+  row.transport = "http";
+  row.outcome = Outcome::Processed;
+  const OutboxItem bad{"acme", "997", "x12:ACMESUPPLY:1", "pigeon", "https://partner.example/as2", "<m@edihub>", "",
+                       "ISA*..."};
+  Status st = s->transact(
+      [&](Transaction& tx) -> Status {
+        RETURN_IF_ERROR(tx.log(row));
+        RETURN_IF_ERROR(tx.put_invoice("acme", invoice("INV-3", "20240101", business::Purpose::Original, 100), "x"));
+        return tx.enqueue(bad);  // no channel "pigeon": the schema refuses the row
+      },
+      1000);
+  CHECK_FALSE(st.is_ok());
+  CHECK(st.message().find("channel") != std::string::npos);
+  CHECK(rows(*s, "invoices") == 0);
+  CHECK(s->report()->outcomes_24h.count("processed") == 0);
+  // The failed write answers for the statement after it.
+  st = s->transact(
+      [&](Transaction& tx) -> Status {
+        RETURN_IF_ERROR(tx.enqueue(bad));
+        return tx.next_sequence("ack").status();
+      },
+      1000);
+  CHECK(st.message().find("channel") != std::string::npos);
+  // The connection goes on: the next transaction commits, numbered from 1.
+  commit(*s, [&](Transaction& tx) -> Status {
+    CHECK(tx.next_sequence("ack").value() == 1);
+    RETURN_IF_ERROR(tx.log(row));
+    return tx.put_invoice("acme", invoice("INV-3", "20240101", business::Purpose::Original, 100), "x").status();
+  });
+  CHECK(rows(*s, "invoices") == 1);
+  CHECK(s->report()->outcomes_24h.at("processed") == 1);
+}
+
 TEST_CASE("a key another transaction is writing is waited for at most the given time, then store busy") {
   // SQLite has one writer at a time, PostgreSQL a lock per row: either way
   // the second transaction waits for the first at most its bound. Warm, the

@@ -150,57 +150,92 @@ Result<Rows> Connection::rows_of(PGresult* r) {
   return Rows(r);
 }
 
+void Connection::bind(const Params& p, std::vector<const char*>* values, std::vector<int>* lengths) {
+  values->resize(p.values_.size());
+  lengths->resize(p.values_.size());
+  for (size_t i = 0; i < p.values_.size(); ++i) {
+    (*values)[i] = p.nulls_[i] ? nullptr : p.values_[i].data();
+    (*lengths)[i] = static_cast<int>(p.values_[i].size());
+  }
+}
+
 Result<Rows> Connection::exec(const std::string& sql, const Params& p) {
   ASSIGN_OR_RETURN(std::string name, prepared(sql, static_cast<int>(p.values_.size())));
-  std::vector<const char*> values(p.values_.size());
-  std::vector<int> lengths(p.values_.size());
-  for (size_t i = 0; i < values.size(); ++i) {
-    values[i] = p.nulls_[i] ? nullptr : p.values_[i].data();
-    lengths[i] = static_cast<int>(p.values_[i].size());
-  }
-  if (begin_pending_) return exec_opening(name, values, lengths, p.formats_);
+  if (begin_pending_ || !deferred_.empty()) return exec_pipelined(Last::Statement, name.c_str(), &p);
+  std::vector<const char*> values;
+  std::vector<int> lengths;
+  bind(p, &values, &lengths);
   return rows_of(PQexecPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(), lengths.data(),
                                 p.formats_.data(), 1));
 }
 
-Result<Rows> Connection::exec_opening(const std::string& name, const std::vector<const char*>& values,
-                                      const std::vector<int>& lengths, const std::vector<int>& formats) {
+Status Connection::defer(const std::string& sql, Params params) {
+  ASSIGN_OR_RETURN(std::string name, prepared(sql, static_cast<int>(params.values_.size())));
+  deferred_.push_back(Deferred{std::move(name), std::move(params)});
+  return Status::ok();
+}
+
+Result<Rows> Connection::exec_pipelined(Last last, const char* name, const Params* params) {
+  const bool opening = begin_pending_;
   begin_pending_ = false;
-  // set_config(..., true) is SET LOCAL as a statement that takes a parameter.
-  ASSIGN_OR_RETURN(std::string bound, prepared("SELECT set_config('lock_timeout', $1, true)", 1));
+  std::vector<Deferred> deferred = std::move(deferred_);
+  deferred_.clear();
+  std::string bound_name;
+  if (opening) {
+    // set_config(..., true) is SET LOCAL as a statement that takes a parameter.
+    ASSIGN_OR_RETURN(bound_name, prepared("SELECT set_config('lock_timeout', $1, true)", 1));
+  }
   const std::string timeout = lock_bound();
   const char* timeout_value = timeout.c_str();
-  const bool sent = PQenterPipelineMode(c_) == 1 &&
-                    PQsendQueryParams(c_, kBegin, 0, nullptr, nullptr, nullptr, nullptr, 1) == 1 &&
-                    PQsendQueryPrepared(c_, bound.c_str(), 1, &timeout_value, nullptr, nullptr, 1) == 1 &&
-                    PQsendQueryPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(),
-                                        lengths.data(), formats.data(), 1) == 1 &&
-                    PQpipelineSync(c_) == 1;
+  auto send = [&](const char* statement, const Params& p) {
+    std::vector<const char*> values;
+    std::vector<int> lengths;
+    bind(p, &values, &lengths);
+    return PQsendQueryPrepared(c_, statement, static_cast<int>(values.size()), values.data(), lengths.data(),
+                               p.formats_.data(), 1) == 1;
+  };
+  bool sent = PQenterPipelineMode(c_) == 1;
+  if (sent && opening)
+    sent = PQsendQueryParams(c_, kBegin, 0, nullptr, nullptr, nullptr, nullptr, 1) == 1 &&
+           PQsendQueryPrepared(c_, bound_name.c_str(), 1, &timeout_value, nullptr, nullptr, 1) == 1;
+  for (const Deferred& d : deferred) sent = sent && send(d.name.c_str(), d.params);
+  if (sent && last == Last::Statement) sent = send(name, *params);
+  if (sent && last == Last::Commit)
+    sent = PQsendQueryParams(c_, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 1) == 1;
+  sent = sent && PQpipelineSync(c_) == 1;
   // Each statement's result, then the end of the pipeline. A statement after
   // one that failed answers PGRES_PIPELINE_ABORTED.
-  PGresult* results[3] = {nullptr, nullptr, nullptr};
-  if (sent) {
-    for (PGresult*& r : results) {
-      r = PQgetResult(c_);
-      if (r == nullptr) break;
-      while (PGresult* extra = PQgetResult(c_)) PQclear(extra);  // up to the statement's terminating null
-    }
+  const size_t expected = (opening ? 2 : 0) + deferred.size() + (last == Last::Nothing ? 0 : 1);
+  std::vector<PGresult*> results;
+  results.reserve(expected);
+  while (sent && results.size() < expected) {
+    PGresult* r = PQgetResult(c_);
+    if (r == nullptr) break;
+    while (PGresult* extra = PQgetResult(c_)) PQclear(extra);  // up to the statement's terminating null
+    results.push_back(r);
   }
   leave_pipeline();
-  Status failed;
-  if (!sent || results[0] == nullptr || PQresultStatus(results[0]) != PGRES_COMMAND_OK) {
-    failed = error_from(results[0], "begin");
-  } else if (results[1] == nullptr || PQresultStatus(results[1]) != PGRES_TUPLES_OK) {
-    failed = error_from(results[1], "begin");
-  }
-  PQclear(results[0]);
-  PQclear(results[1]);
-  if (!failed.is_ok()) {
-    PQclear(results[2]);
+  auto clear = [&]() {
+    for (PGresult* r : results) PQclear(r);
+  };
+  for (size_t i = 0; i < results.size(); ++i) {
+    const ExecStatusType st = PQresultStatus(results[i]);
+    if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) continue;
+    const char* what = opening && i < 2 ? "begin" : last == Last::Commit && i + 1 == expected ? "commit" : "statement";
+    Status failed = error_from(results[i], what);
+    clear();
     return failed;
   }
-  if (results[2] == nullptr) return error_from(nullptr, "statement");
-  return rows_of(results[2]);
+  if (!sent || results.size() != expected || results.empty()) {
+    Status failed = error_from(nullptr, opening ? "begin" : "statement");
+    clear();
+    return failed;
+  }
+  PGresult* answer = results.back();
+  results.pop_back();
+  clear();
+  retryable_ = false;
+  return Rows(answer);
 }
 
 void Connection::leave_pipeline() {
@@ -215,6 +250,10 @@ void Connection::leave_pipeline() {
 }
 
 Status Connection::simple(const std::string& sql) {
+  if (!deferred_.empty()) {
+    Result<Rows> flushed = exec_pipelined(Last::Nothing);
+    if (!flushed.is_ok()) return flushed.status();
+  }
   if (begin_pending_) {
     begin_pending_ = false;
     return simple(begin_sql() + "; " + sql);
@@ -238,6 +277,7 @@ void Connection::saw_clock(int64_t db_ms) {
 
 Result<int64_t> Connection::begin(int64_t lock_wait_ms) {
   lock_wait_ms_ = lock_wait_ms;
+  deferred_.clear();
   const auto since = std::chrono::steady_clock::now() - clock_at_;
   if (clock_read_ && since < kClockReuse) {
     begin_pending_ = true;
@@ -259,6 +299,10 @@ Result<int64_t> Connection::begin(int64_t lock_wait_ms) {
 }
 
 Status Connection::commit() {
+  if (!deferred_.empty()) {  // the deferred writes and COMMIT: one round trip
+    Result<Rows> committed = exec_pipelined(Last::Commit);
+    return committed.is_ok() ? Status::ok() : committed.status();
+  }
   if (begin_pending_) {  // nothing was sent: nothing to commit
     begin_pending_ = false;
     return Status::ok();
@@ -267,6 +311,7 @@ Status Connection::commit() {
 }
 
 void Connection::rollback() {
+  deferred_.clear();  // never sent
   if (begin_pending_) {
     begin_pending_ = false;
     return;

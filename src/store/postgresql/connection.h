@@ -60,6 +60,13 @@ class Connection {
 
   // Runs `sql` (prepared on first use on this connection) with `params`.
   Result<Rows> exec(const std::string& sql, const Params& params = {});
+  // Queues a write whose only answer is success or an error (an INSERT of a
+  // log row, an outbox row ...): it is sent with the transaction's next
+  // statement that needs an answer, or with its COMMIT, in one pipeline, one
+  // round trip for all. Its error, if it fails, is that statement's, and the
+  // transaction is rolled back as a whole; rollback() drops what is queued.
+  // Within a transaction only.
+  Status defer(const std::string& sql, Params params);
   // Several statements, no parameters, one round trip (simple query protocol).
   Status simple(const std::string& sql);
 
@@ -93,12 +100,16 @@ class Connection {
  private:
   Connection(PGconn* c, StoreOptions options) : c_(c), options_(std::move(options)) {}
   Status error_from(PGresult* r, const char* what);
+  // `p` as libpq takes it: pointers into its values (null for NULL), their lengths.
+  static void bind(const Params& p, std::vector<const char*>* values, std::vector<int>* lengths);
   // A finished statement's result as Rows, or its error.
   Result<Rows> rows_of(PGresult* r);
-  // The first statement of a transaction whose BEGIN was not sent yet: BEGIN,
-  // the lock bound and the statement in one pipeline, one round trip.
-  Result<Rows> exec_opening(const std::string& name, const std::vector<const char*>& values,
-                            const std::vector<int>& lengths, const std::vector<int>& formats);
+  // What a pipeline ends with: a statement, COMMIT, or nothing more.
+  enum class Last { Statement, Commit, Nothing };
+  // BEGIN and the lock bound (when BEGIN was not sent yet), the deferred
+  // writes and the last statement (`name` with `params`, when `last` says so)
+  // in one pipeline, one round trip. The first error is the result.
+  Result<Rows> exec_pipelined(Last last, const char* name = nullptr, const Params* params = nullptr);
   // Leaves pipeline mode, whatever was left unread.
   void leave_pipeline();
   // lock_timeout for this transaction, in ms (0 would mean no bound).
@@ -114,6 +125,11 @@ class Connection {
   PGconn* c_;
   StoreOptions options_;
   std::unordered_map<std::string, std::string> prepared_;  // SQL -> statement name
+  struct Deferred {
+    std::string name;  // the prepared statement
+    Params params;
+  };
+  std::vector<Deferred> deferred_;
   int64_t lock_wait_ms_ = 0;
   // begin() returned, BEGIN not sent: the next statement sends it.
   bool begin_pending_ = false;

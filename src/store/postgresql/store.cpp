@@ -180,18 +180,18 @@ class PgTransaction : public Transaction {
                 Params().add(now_).add(key.partner_id).add(key.message_id).add(attempts)));
   }
   Status put_conflict_receipt(const MessageKey& key, const RawDigest& raw, const Receipt& r) override {
-    return done(
-        c_.exec("INSERT INTO conflict_receipts (partner_id, message_id, raw_sha256, created_at,"
-                " receipt_status, receipt_headers, receipt_body) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-                " ON CONFLICT DO NOTHING",
-                Params()
-                    .add(key.partner_id)
-                    .add(key.message_id)
-                    .add(raw.hex())
-                    .add(now_)
-                    .add(int64_t{r.status})
-                    .add(r.headers)
-                    .bytes(r.body)));
+    return c_.defer(
+        "INSERT INTO conflict_receipts (partner_id, message_id, raw_sha256, created_at,"
+        " receipt_status, receipt_headers, receipt_body) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+        " ON CONFLICT DO NOTHING",
+        Params()
+            .add(key.partner_id)
+            .add(key.message_id)
+            .add(raw.hex())
+            .add(now_)
+            .add(int64_t{r.status})
+            .add(r.headers)
+            .bytes(r.body));
   }
 
   Result<Applied> put_document(const std::string& partner, const business::Document& doc,
@@ -204,41 +204,41 @@ class PgTransaction : public Transaction {
   }
 
   Status log(const MessageLog& m) override {
-    return done(
-        c_.exec("INSERT INTO messages (received_at, partner_id, protocol, transport, transport_id, message_id, outcome,"
-                " bytes, documents, duration_ms, detail, capture_id)"
-                " VALUES ($1, NULLIF($2::text, ''), $3, $4, $5, $6, $7, $8, $9, $10, $11, NULLIF($12::bigint, 0))",
-                Params()
-                    .add(now_)
-                    .add(partner_text(m.partner_id, 128))
-                    .add(m.protocol)
-                    .add(m.transport)
-                    .add(partner_text(m.transport_id, 1000))
-                    .add(partner_text(m.message_id, 1000))
-                    .add(outcome_name(m.outcome))
-                    .add(m.bytes)
-                    .add(m.documents)
-                    .add(m.duration_ms)
-                    .add(partner_text(m.detail, 2000))
-                    .add(m.capture_id)));
+    return c_.defer(
+        "INSERT INTO messages (received_at, partner_id, protocol, transport, transport_id, message_id, outcome,"
+        " bytes, documents, duration_ms, detail, capture_id)"
+        " VALUES ($1, NULLIF($2::text, ''), $3, $4, $5, $6, $7, $8, $9, $10, $11, NULLIF($12::bigint, 0))",
+        Params()
+            .add(now_)
+            .add(partner_text(m.partner_id, 128))
+            .add(m.protocol)
+            .add(m.transport)
+            .add(partner_text(m.transport_id, 1000))
+            .add(partner_text(m.message_id, 1000))
+            .add(outcome_name(m.outcome))
+            .add(m.bytes)
+            .add(m.documents)
+            .add(m.duration_ms)
+            .add(partner_text(m.detail, 2000))
+            .add(m.capture_id));
   }
   Status record_exchange(const PeppolExchange& e) override {
     static const std::string sql = exchange_insert_sql('$');
-    return done(c_.exec(sql.c_str(), Params()
-                                         .add(e.partner_id)
-                                         .add(e.message_id)
-                                         .add(e.direction)
-                                         .add(now_)
-                                         .add(e.other_sp)
-                                         .add(e.transport_profile)
-                                         .add(e.document_type_scheme)
-                                         .add(e.document_type)
-                                         .add(e.process_scheme)
-                                         .add(e.process)
-                                         .add(e.sender)
-                                         .add(e.receiver)
-                                         .add(e.c1_country)
-                                         .add(e.c4_country)));
+    return c_.defer(sql, Params()
+                             .add(e.partner_id)
+                             .add(e.message_id)
+                             .add(e.direction)
+                             .add(now_)
+                             .add(e.other_sp)
+                             .add(e.transport_profile)
+                             .add(e.document_type_scheme)
+                             .add(e.document_type)
+                             .add(e.process_scheme)
+                             .add(e.process)
+                             .add(e.sender)
+                             .add(e.receiver)
+                             .add(e.c1_country)
+                             .add(e.c4_country));
   }
   Result<int64_t> archive(const CaptureRef& cap) override {
     ASSIGN_OR_RETURN(Rows r,
@@ -257,19 +257,19 @@ class PgTransaction : public Transaction {
 
  private:
   Status put_outbox(const OutboxItem& i) override {
-    return done(
-        c_.exec("INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers,"
-                " body, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)",
-                Params()
-                    .add(i.partner_id)
-                    .add(i.kind)
-                    .add(i.reference)
-                    .add(i.channel)
-                    .add(i.destination)
-                    .add(i.message_id)
-                    .add(i.headers)
-                    .bytes(i.body)
-                    .add(now_)));
+    return c_.defer(
+        "INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers,"
+        " body, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)",
+        Params()
+            .add(i.partner_id)
+            .add(i.kind)
+            .add(i.reference)
+            .add(i.channel)
+            .add(i.destination)
+            .add(i.message_id)
+            .add(i.headers)
+            .bytes(i.body)
+            .add(now_));
   }
   Result<StoredVersion> version(const char* sql, const std::string& partner, const std::string& number) {
     ASSIGN_OR_RETURN(Rows r, c_.exec(sql, Params().add(partner).add(number)));
@@ -340,8 +340,8 @@ Result<Applied> PgTransaction::put_document(const std::string& partner, const bu
   const std::string purpose(business::purpose_name(doc.purpose));
   if (applied == Applied::IgnoredOlder) return applied;
   if (applied == Applied::Cancelled && stored.exists) {
-    RETURN_IF_ERROR(done(c_.exec(
-        sql.cancel, Params().add(partner).add(doc.number).add(purpose).add(doc.document_date).add(source).add(now_))));
+    RETURN_IF_ERROR(c_.defer(
+        sql.cancel, Params().add(partner).add(doc.number).add(purpose).add(doc.document_date).add(source).add(now_)));
     return applied;
   }
   Params p;
@@ -349,10 +349,9 @@ Result<Applied> PgTransaction::put_document(const std::string& partner, const bu
   p.add(doc.document_date);
   for (size_t f = 0; f < t.fields.size(); ++f) add_value(p, t.fields[f].kind, doc.fields.at(f));
   p.add(source).add(now_);
-  RETURN_IF_ERROR(done(c_.exec(applied == Applied::Replaced ? sql.replace : sql.insert, p)));
+  RETURN_IF_ERROR(c_.defer(applied == Applied::Replaced ? sql.replace : sql.insert, std::move(p)));
   if (applied == Applied::Cancelled) return applied;
-  if (applied == Applied::Replaced)
-    RETURN_IF_ERROR(done(c_.exec(sql.delete_lines, Params().add(partner).add(doc.number))));
+  if (applied == Applied::Replaced) RETURN_IF_ERROR(c_.defer(sql.delete_lines, Params().add(partner).add(doc.number)));
   if (doc.lines.empty()) return applied;
   // Every line in one statement: one array per column, unnest()ed.
   std::string columns, arrays = "$3::bigint[]";
@@ -366,10 +365,10 @@ Result<Applied> PgTransaction::put_document(const std::string& partner, const bu
     arrays += ", $" + std::to_string(4 + f) + (text_kind(t.line_fields[f].kind) ? "::text[]" : "::bigint[]");
     lines.add(column_of(doc, f));
   }
-  RETURN_IF_ERROR(
-      done(c_.exec("INSERT INTO " + std::string(t.line_table) + " (partner_id, " + std::string(t.number_column) +
-                       ", position" + columns + ") SELECT $1, $2, l.* FROM unnest(" + arrays + ") AS l",
-                   lines)));
+  RETURN_IF_ERROR(c_.defer("INSERT INTO " + std::string(t.line_table) + " (partner_id, " +
+                               std::string(t.number_column) + ", position" + columns +
+                               ") SELECT $1, $2, l.* FROM unnest(" + arrays + ") AS l",
+                           std::move(lines)));
   return applied;
 }
 
