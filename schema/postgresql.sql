@@ -321,3 +321,75 @@ CREATE INDEX invoices_source ON invoices (source, partner_id);
 CREATE INDEX shipment_notices_source ON shipment_notices (source, partner_id);
 CREATE INDEX orders_source ON orders (source, partner_id);
 CREATE INDEX order_responses_source ON order_responses (source, partner_id);
+
+-- migration 8: a document's lines refer to it through statement triggers, not
+-- a FOREIGN KEY. PostgreSQL checks a foreign key row by row (one query per
+-- line: a third of its CPU for a 300-line invoice); these check the lines of
+-- one INSERT or UPDATE in one query, with the same effect: a line of a
+-- document that does not exist is refused (SQLSTATE 23503), the documents
+-- named are locked FOR KEY SHARE until the transaction ends (not deleted nor
+-- re-keyed meanwhile), deleting a document deletes its lines, and a document
+-- that has lines keeps its key. A new document type's migration links its two
+-- tables with SELECT edihub_link_lines(lines, documents, number column).
+CREATE FUNCTION edihub_lines_check() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  documents TEXT := TG_ARGV[0];
+  number TEXT := TG_ARGV[1];
+  named BIGINT;
+  found BIGINT;
+BEGIN
+  EXECUTE format('SELECT count(*) FROM (SELECT DISTINCT partner_id, %1$I FROM edihub_lines) l', number) INTO named;
+  EXECUTE format('SELECT count(*) FROM (SELECT 1 FROM %2$I d JOIN (SELECT DISTINCT partner_id, %1$I FROM edihub_lines) l'
+                 ' ON d.partner_id = l.partner_id AND d.%1$I = l.%1$I FOR KEY SHARE OF d) x', number, documents)
+    INTO found;
+  IF found < named THEN
+    RAISE EXCEPTION 'a line of table "%" names no row of "%" (partner_id, %)', TG_TABLE_NAME, documents, number
+      USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION edihub_lines_cascade() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('DELETE FROM %1$I l USING edihub_gone d WHERE l.partner_id = d.partner_id AND l.%2$I = d.%2$I',
+                 TG_ARGV[0], TG_ARGV[1]);
+  RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION edihub_lines_keep_key() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  orphaned BIGINT;
+BEGIN
+  EXECUTE format('SELECT count(*) FROM edihub_old o WHERE NOT EXISTS (SELECT 1 FROM edihub_new n'
+                 ' WHERE n.partner_id = o.partner_id AND n.%2$I = o.%2$I) AND EXISTS (SELECT 1 FROM %1$I l'
+                 ' WHERE l.partner_id = o.partner_id AND l.%2$I = o.%2$I)', TG_ARGV[0], TG_ARGV[1])
+    INTO orphaned;
+  IF orphaned > 0 THEN
+    RAISE EXCEPTION 'a row of table "%" that has lines in "%" keeps its key (partner_id, %)', TG_TABLE_NAME,
+      TG_ARGV[0], TG_ARGV[1] USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION edihub_link_lines(lines TEXT, documents TEXT, number TEXT) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('ALTER TABLE %I DROP CONSTRAINT IF EXISTS %I', lines, lines || '_partner_id_' || number || '_fkey');
+  EXECUTE format('CREATE TRIGGER edihub_lines_added AFTER INSERT ON %I REFERENCING NEW TABLE AS edihub_lines'
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION edihub_lines_check(%L, %L)', lines, documents, number);
+  EXECUTE format('CREATE TRIGGER edihub_lines_changed AFTER UPDATE ON %I REFERENCING NEW TABLE AS edihub_lines'
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION edihub_lines_check(%L, %L)', lines, documents, number);
+  EXECUTE format('CREATE TRIGGER edihub_lines_cascade AFTER DELETE ON %I REFERENCING OLD TABLE AS edihub_gone'
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION edihub_lines_cascade(%L, %L)', documents, lines, number);
+  EXECUTE format('CREATE TRIGGER edihub_lines_keep_key AFTER UPDATE ON %I'
+                 ' REFERENCING OLD TABLE AS edihub_old NEW TABLE AS edihub_new'
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION edihub_lines_keep_key(%L, %L)', documents, lines, number);
+END
+$$;
+
+SELECT edihub_link_lines('shipment_notice_lines', 'shipment_notices', 'document_number');
+SELECT edihub_link_lines('invoice_lines', 'invoices', 'invoice_number');
+SELECT edihub_link_lines('order_lines', 'orders', 'order_number');
+SELECT edihub_link_lines('order_response_lines', 'order_responses', 'response_number');
