@@ -172,8 +172,8 @@ TEST_CASE("a write that fails fails its transaction, whenever the store sends it
   row.protocol = "as2";
   row.transport = "http";
   row.outcome = Outcome::Processed;
-  const OutboxItem bad{"acme", "997", "x12:ACMESUPPLY:1", "pigeon", "https://partner.example/as2", "<m@edihub>", "",
-                       "ISA*..."};
+  const OutboxItem bad{"acme",       "997", "x12:ACMESUPPLY:1", "pigeon", "https://partner.example/as2",
+                       "<m@edihub>", "",    "ISA*..."};
   Status st = s->transact(
       [&](Transaction& tx) -> Status {
         RETURN_IF_ERROR(tx.log(row));
