@@ -28,6 +28,15 @@ RawDigest raw(const std::string& s) { return RawDigest::of(s); }
 
 Receipt receipt(const std::string& body) { return {200, "Content-Type: application/edi-x12\r\nX-Test: 1\r\n", body}; }
 
+MessageLog log_row(Outcome outcome) {
+  MessageLog row;
+  row.partner_id = "acme";
+  row.protocol = "as2";
+  row.transport = "http";
+  row.outcome = outcome;
+  return row;
+}
+
 Settlement completed(const std::string& body) {
   return Settlement{KeyState::Completed, receipt(body), Outcome::Processed, ""};
 }
@@ -167,11 +176,7 @@ TEST_CASE("a write that fails fails its transaction, whenever the store sends it
   // does, or with the COMMIT: their error is still the transaction's.
   TempDb db;
   auto s = db.open();
-  MessageLog row;
-  row.partner_id = "acme";
-  row.protocol = "as2";
-  row.transport = "http";
-  row.outcome = Outcome::Processed;
+  const MessageLog row = log_row(Outcome::Processed);
   const OutboxItem bad{"acme",       "997", "x12:ACMESUPPLY:1", "pigeon", "https://partner.example/as2",
                        "<m@edihub>", "",    "ISA*..."};
   Status st = s->transact(
@@ -377,12 +382,8 @@ TEST_CASE("schema: migration 8 keeps every line of a database made at 7, now WIT
 TEST_CASE("message log: rows in one batch, partner text made safe on the way in") {
   TempDb db;
   auto s = db.open();
-  MessageLog row;
-  row.partner_id = "acme";
-  row.protocol = "as2";
-  row.transport = "http";
+  MessageLog row = log_row(Outcome::Duplicate);
   row.transport_id = "<evil\r\nAS2-From: other@x>";
-  row.outcome = Outcome::Duplicate;
   row.detail = std::string(5000, 'x');
   REQUIRE(s->log({row, row}).is_ok());
   CHECK(rows(*s, "messages") == 2);
