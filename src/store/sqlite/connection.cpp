@@ -276,6 +276,9 @@ Result<std::unique_ptr<Connection>> open_connection(const std::string& path, con
     // thrown away at commit. Kept in memory up to kSubJournalInMemory; only
     // takes effect before SQLite's first use in the process (else ignored).
     (void)sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, kSubJournalInMemory);
+    // No memory statistics (edihub reads none): without them sqlite3_malloc
+    // takes no process-wide mutex, which every connection's thread met.
+    (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     Poco::Data::SQLite::Connector::registerConnector();
   });
   if (options.synchronous != "full" && options.synchronous != "normal" && options.synchronous != "off")
