@@ -310,8 +310,8 @@ CREATE INDEX peppol_exchanges_exchanged_at ON peppol_exchanges (exchanged_at);
 -- partner_id, an index on (partner_id, source) tied in the planner's eyes with
 -- the primary key (partner_id, number) for a lookup of one document while the
 -- table had no statistics, and it won: the foreign key check of every line of
--- a new invoice then walked every invoice of the partner (measured: 50% of the
--- server's CPU at 300 invoices of one partner, 300 lines each). The lookup by
+-- a new invoice then walked every invoice of the partner (measured: half of
+-- PostgreSQL's CPU at 600 invoices of one partner, 300 lines each). The lookup by
 -- source (partner_id = $1 AND source = $2) is served as well either way.
 DROP INDEX invoices_source;
 DROP INDEX shipment_notices_source;
@@ -329,8 +329,9 @@ CREATE INDEX order_responses_source ON order_responses (source, partner_id);
 -- document that does not exist is refused (SQLSTATE 23503), the documents
 -- named are locked FOR KEY SHARE until the transaction ends (not deleted nor
 -- re-keyed meanwhile), deleting a document deletes its lines, and a document
--- that has lines keeps its key. A new document type's migration links its two
--- tables with SELECT edihub_link_lines(lines, documents, number column).
+-- that has lines keeps its key (TRUNCATE, which a foreign key refused, does
+-- not reach the lines: truncate both). A new document type's migration links
+-- its two tables with SELECT edihub_link_lines(lines, documents, number column).
 CREATE FUNCTION edihub_lines_check() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   documents TEXT := TG_ARGV[0];
