@@ -332,63 +332,56 @@ CREATE INDEX order_responses_source ON order_responses (source, partner_id);
 -- that has lines keeps its key (TRUNCATE, which a foreign key refused, does
 -- not reach the lines: truncate both). A new document type's migration links
 -- its two tables with SELECT edihub_link_lines(lines, documents, number column).
-CREATE FUNCTION edihub_lines_check() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  documents TEXT := TG_ARGV[0];
-  number TEXT := TG_ARGV[1];
-  named BIGINT;
-  found BIGINT;
-BEGIN
-  EXECUTE format('SELECT count(*) FROM (SELECT DISTINCT partner_id, %1$I FROM edihub_lines) l', number) INTO named;
-  EXECUTE format('SELECT count(*) FROM (SELECT 1 FROM %2$I d JOIN (SELECT DISTINCT partner_id, %1$I FROM edihub_lines) l'
-                 ' ON d.partner_id = l.partner_id AND d.%1$I = l.%1$I FOR KEY SHARE OF d) x', number, documents)
-    INTO found;
-  IF found < named THEN
-    RAISE EXCEPTION 'a line of table "%" names no row of "%" (partner_id, %)', TG_TABLE_NAME, documents, number
-      USING ERRCODE = 'foreign_key_violation';
-  END IF;
-  RETURN NULL;
-END
-$$;
-
-CREATE FUNCTION edihub_lines_cascade() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE format('DELETE FROM %1$I l USING edihub_gone d WHERE l.partner_id = d.partner_id AND l.%2$I = d.%2$I',
-                 TG_ARGV[0], TG_ARGV[1]);
-  RETURN NULL;
-END
-$$;
-
-CREATE FUNCTION edihub_lines_keep_key() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  orphaned BIGINT;
-BEGIN
-  EXECUTE format('SELECT count(*) FROM edihub_old o WHERE NOT EXISTS (SELECT 1 FROM edihub_new n'
-                 ' WHERE n.partner_id = o.partner_id AND n.%2$I = o.%2$I) AND EXISTS (SELECT 1 FROM %1$I l'
-                 ' WHERE l.partner_id = o.partner_id AND l.%2$I = o.%2$I)', TG_ARGV[0], TG_ARGV[1])
-    INTO orphaned;
-  IF orphaned > 0 THEN
-    RAISE EXCEPTION 'a row of table "%" that has lines in "%" keeps its key (partner_id, %)', TG_TABLE_NAME,
-      TG_ARGV[0], TG_ARGV[1] USING ERRCODE = 'foreign_key_violation';
-  END IF;
-  RETURN NULL;
-END
-$$;
-
-CREATE FUNCTION edihub_link_lines(lines TEXT, documents TEXT, number TEXT) RETURNS void LANGUAGE plpgsql AS $$
+-- edihub_link_lines writes each table's trigger functions with their queries
+-- spelled out (PL/pgSQL keeps the plans of static SQL for the session).
+CREATE FUNCTION edihub_link_lines(lines TEXT, documents TEXT, number TEXT) RETURNS void LANGUAGE plpgsql AS $link$
 BEGIN
   EXECUTE format('ALTER TABLE %I DROP CONSTRAINT IF EXISTS %I', lines, lines || '_partner_id_' || number || '_fkey');
+  -- The lines of one INSERT or UPDATE: their documents exist, locked FOR KEY SHARE.
+  EXECUTE format($f$
+    CREATE FUNCTION %1$I() RETURNS trigger LANGUAGE plpgsql AS $body$
+    BEGIN
+      IF (SELECT count(*) FROM (SELECT 1 FROM %3$I d JOIN (SELECT DISTINCT partner_id, %4$I FROM edihub_lines) l
+            ON d.partner_id = l.partner_id AND d.%4$I = l.%4$I FOR KEY SHARE OF d) x)
+         < (SELECT count(*) FROM (SELECT DISTINCT partner_id, %4$I FROM edihub_lines) l) THEN
+        RAISE EXCEPTION 'a line of table "%2$s" names no row of "%3$s" (partner_id, %4$s)'
+          USING ERRCODE = 'foreign_key_violation';
+      END IF;
+      RETURN NULL;
+    END
+    $body$ $f$, 'edihub_' || lines || '_check', lines, documents, number);
+  -- Documents deleted: their lines with them.
+  EXECUTE format($f$
+    CREATE FUNCTION %1$I() RETURNS trigger LANGUAGE plpgsql AS $body$
+    BEGIN
+      DELETE FROM %2$I l USING edihub_gone d WHERE l.partner_id = d.partner_id AND l.%4$I = d.%4$I;
+      RETURN NULL;
+    END
+    $body$ $f$, 'edihub_' || lines || '_cascade', lines, documents, number);
+  -- Documents updated: none that has lines changes its key.
+  EXECUTE format($f$
+    CREATE FUNCTION %1$I() RETURNS trigger LANGUAGE plpgsql AS $body$
+    BEGIN
+      IF EXISTS (SELECT 1 FROM edihub_old o WHERE NOT EXISTS (SELECT 1 FROM edihub_new n
+            WHERE n.partner_id = o.partner_id AND n.%4$I = o.%4$I)
+            AND EXISTS (SELECT 1 FROM %2$I l WHERE l.partner_id = o.partner_id AND l.%4$I = o.%4$I)) THEN
+        RAISE EXCEPTION 'a row of table "%3$s" that has lines in "%2$s" keeps its key (partner_id, %4$s)'
+          USING ERRCODE = 'foreign_key_violation';
+      END IF;
+      RETURN NULL;
+    END
+    $body$ $f$, 'edihub_' || lines || '_keep_key', lines, documents, number);
   EXECUTE format('CREATE TRIGGER edihub_lines_added AFTER INSERT ON %I REFERENCING NEW TABLE AS edihub_lines'
-                 ' FOR EACH STATEMENT EXECUTE FUNCTION edihub_lines_check(%L, %L)', lines, documents, number);
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION %I()', lines, 'edihub_' || lines || '_check');
   EXECUTE format('CREATE TRIGGER edihub_lines_changed AFTER UPDATE ON %I REFERENCING NEW TABLE AS edihub_lines'
-                 ' FOR EACH STATEMENT EXECUTE FUNCTION edihub_lines_check(%L, %L)', lines, documents, number);
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION %I()', lines, 'edihub_' || lines || '_check');
   EXECUTE format('CREATE TRIGGER edihub_lines_cascade AFTER DELETE ON %I REFERENCING OLD TABLE AS edihub_gone'
-                 ' FOR EACH STATEMENT EXECUTE FUNCTION edihub_lines_cascade(%L, %L)', documents, lines, number);
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION %I()', documents, 'edihub_' || lines || '_cascade');
   EXECUTE format('CREATE TRIGGER edihub_lines_keep_key AFTER UPDATE ON %I'
                  ' REFERENCING OLD TABLE AS edihub_old NEW TABLE AS edihub_new'
-                 ' FOR EACH STATEMENT EXECUTE FUNCTION edihub_lines_keep_key(%L, %L)', documents, lines, number);
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION %I()', documents, 'edihub_' || lines || '_keep_key');
 END
-$$;
+$link$;
 
 SELECT edihub_link_lines('shipment_notice_lines', 'shipment_notices', 'document_number');
 SELECT edihub_link_lines('invoice_lines', 'invoices', 'invoice_number');
