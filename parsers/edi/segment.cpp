@@ -48,21 +48,14 @@ std::string_view nth(std::string_view s, char sep, char release, size_t index) {
 
 bool is_line_break(char c) { return c == '\n' || c == '\r'; }
 
+Elements split_on(std::string_view text, char sep, char release);
+
 }  // namespace
 
-Elements split(std::string_view segment, const Delimiters& d) {
-  Elements e;
-  size_t start = 0;
-  while (e.count < Elements::kMax) {
-    size_t at = find_separator(segment, start, d.element, d.release);
-    if (at == std::string_view::npos) {
-      e.at[e.count++] = segment.substr(start);
-      break;
-    }
-    e.at[e.count++] = segment.substr(start, at - start);
-    start = at + 1;
-  }
-  return e;
+Elements split(std::string_view segment, const Delimiters& d) { return split_on(segment, d.element, d.release); }
+
+Elements split_components(std::string_view element, const Delimiters& d) {
+  return split_on(element, d.component, d.release);
 }
 
 std::string_view element(std::string_view segment, const Delimiters& d, size_t index) {
@@ -184,6 +177,48 @@ __attribute__((target("avx2"))) uint64_t classify_block_avx2(const char* p, cons
          static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(my))) << 32;
 }
 #endif
+
+// Bits of the separator and release characters in p[0, n), n <= 64; the
+// bytes past n are not read.
+uint64_t separator_bits(const char* p, size_t n, const char special[4]) {
+  if (n == 64) return classify_block(p, special);
+  char block[64] = {};
+  std::memcpy(block, p, n);
+  return classify_block(block, special) & ((uint64_t{1} << n) - 1);
+}
+
+// The values of `text` between unreleased `sep`s, 64 bytes at a time (most
+// segments are one block): a release character escapes the byte after it.
+Elements split_on(std::string_view text, char sep, char release) {
+  Elements e;
+  const char special[4] = {sep, release != 0 ? release : sep, sep, sep};
+  const char* p = text.data();
+  const size_t n = text.size();
+  size_t start = 0;
+  bool escaped = false;  // the block before ended with a release character
+  for (size_t block = 0; block < n; block += 64) {
+    uint64_t mask = separator_bits(p + block, std::min<size_t>(64, n - block), special);
+    if (escaped) mask &= ~uint64_t{1};
+    escaped = false;
+    while (mask != 0) {
+      const size_t i = block + static_cast<size_t>(__builtin_ctzll(mask));
+      mask &= mask - 1;
+      if (p[i] != sep) {  // a release character: the next byte is data
+        if ((i & 63) == 63) {
+          escaped = true;
+        } else {
+          mask &= ~(uint64_t{1} << ((i & 63) + 1));
+        }
+        continue;
+      }
+      e.push(p + start, i - start);
+      start = i + 1;
+      if (e.count == Elements::kMax) return e;
+    }
+  }
+  e.push(p + start, n - start);
+  return e;
+}
 
 using BlockClassifier = uint64_t (*)(const char*, const char[4]);
 
@@ -364,11 +399,51 @@ namespace {
 inline bool upper(char c) { return c >= 'A' && c <= 'Z'; }
 inline bool upper_or_digit(char c) { return upper(c) || (c >= '0' && c <= '9'); }
 
-// Whether a segment whose tag is t[0..len) is one the envelope builders need.
-inline bool envelope_tag(const char* t, size_t len, SegmentScanner::Envelope e) {
-  if (e == SegmentScanner::Envelope::Edifact) return t[0] == 'U' && t[1] == 'N';
-  if (len == 2) return (t[0] == 'S' || t[0] == 'G') && (t[1] == 'T' || t[1] == 'E' || t[1] == 'S');
-  return t[0] == 'I' && (t[1] == 'S' || t[1] == 'E') && t[2] == 'A';
+// What the first two bytes of a tag say, for skip_plain(): one lookup of
+// both bytes together tells a valid start (a letter, then a letter or digit)
+// and the envelope tags of each standard, without branches.
+enum : uint8_t {
+  kPairOk = 1,     // a letter, then a letter or a digit
+  kEnvelope2 = 2,  // an envelope tag when the tag has 2 bytes (X12 ST, SE, GS, GE)
+  kEnvelope3 = 4,  // an envelope tag when it has 3 (EDIFACT UN*)
+  kEnvelopeA = 8,  // an envelope tag when it has 3 and the third is A (X12 ISA, IEA)
+};
+
+using PairClasses = std::array<uint8_t, 65536>;
+
+PairClasses make_pair_classes(SegmentScanner::Envelope e) {
+  PairClasses t{};
+  for (int a = 0; a < 256; ++a) {
+    for (int b = 0; b < 256; ++b) {
+      const char x = static_cast<char>(a), y = static_cast<char>(b);
+      uint8_t k = upper(x) && upper_or_digit(y) ? kPairOk : 0;
+      if (e == SegmentScanner::Envelope::Edifact) {
+        if (x == 'U' && y == 'N') k |= kEnvelope2 | kEnvelope3;
+      } else if ((x == 'S' && (y == 'T' || y == 'E')) || (x == 'G' && (y == 'S' || y == 'E'))) {
+        k |= kEnvelope2;
+      } else if (x == 'I' && (y == 'S' || y == 'E')) {
+        k |= kEnvelopeA;
+      }
+      // Indexed by the two bytes as a little-endian 16-bit load gives them.
+      t[static_cast<size_t>(a) | static_cast<size_t>(b) << 8] = k;
+    }
+  }
+  return t;
+}
+
+const uint8_t* pair_classes(SegmentScanner::Envelope e) {
+  static const PairClasses x12 = make_pair_classes(SegmentScanner::Envelope::X12);
+  static const PairClasses edifact = make_pair_classes(SegmentScanner::Envelope::Edifact);
+  return e == SegmentScanner::Envelope::X12 ? x12.data() : edifact.data();
+}
+
+inline unsigned pair_at(const uint8_t* classes, const char* p) {
+  uint16_t two;
+  std::memcpy(&two, p, 2);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  two = static_cast<uint16_t>(two >> 8 | two << 8);
+#endif
+  return classes[two];
 }
 
 }  // namespace
@@ -382,8 +457,6 @@ void SegmentScanner::set_tag_classes() {
       uint8_t k = 0;
       if (upper(ch)) k |= kUpper;
       if (upper_or_digit(ch)) k |= kAlnum;
-      if (ch == 'S' || ch == 'G' || ch == 'I') k |= kX12Envelope;
-      if (ch == 'U') k |= kEdifactEnvelope;
       t[static_cast<size_t>(c)] = k;
     }
     return t;
@@ -393,6 +466,75 @@ void SegmentScanner::set_tag_classes() {
   tag_class_[static_cast<unsigned char>(d_.terminator.bytes[0])] |= kTagEnd;
 }
 
+namespace {
+
+// A block's terminators, and apart the characters that may not come before a
+// segment's terminator: release characters, and line breaks other than the
+// CR, LF or CR LF right after a terminator. special[] is the terminator, the
+// release, CR and LF; an unused slot repeats the terminator.
+struct BlockMasks {
+  uint64_t term = 0, release = 0, cr = 0, lf = 0;
+};
+
+BlockMasks split_block(const char* p, const char special[4]) {
+  auto only = [&](char c) {
+    const char one[4] = {c, c, c, c};
+    return classify_block(p, one);
+  };
+  const uint64_t term = only(special[0]);
+  return {term, only(special[1]) & ~term, only(special[2]) & ~term, only(special[3]) & ~term};
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) inline uint64_t equal_avx2(__m256i lo, __m256i hi, char c) {
+  const __m256i v = _mm256_set1_epi8(c);
+  return static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, v)))) |
+         static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, v)))) << 32;
+}
+
+__attribute__((target("avx2"))) BlockMasks split_block_avx2(const char* p, const char special[4]) {
+  const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+  const uint64_t term = equal_avx2(lo, hi, special[0]);
+  return {term, equal_avx2(lo, hi, special[1]) & ~term, equal_avx2(lo, hi, special[2]) & ~term,
+          equal_avx2(lo, hi, special[3]) & ~term};
+}
+#endif
+
+using BlockSplitter = BlockMasks (*)(const char*, const char[4]);
+
+BlockSplitter block_splitter() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const BlockSplitter chosen = __builtin_cpu_supports("avx2") ? split_block_avx2 : split_block;
+  return chosen;
+#else
+  return split_block;
+#endif
+}
+
+// What skip_plain() walks in a block: the terminators not yet consumed, and
+// the stray characters (above) that stop it.
+struct Walk {
+  uint64_t term = 0, stray = 0;
+};
+
+// Bit 63 of a block's terminators and of its CRs allowed (right after a
+// terminator): what the next block's bit 0 follows.
+struct Carry {
+  uint64_t term = 0, cr_ok = 0;
+};
+
+// The walk of a block whose masks are m; *carry goes from the block before to this one.
+inline Walk walk_of(const BlockMasks& m, Carry* carry) {
+  const uint64_t after_term = m.term << 1 | carry->term;
+  const uint64_t cr_ok = m.cr & after_term;
+  const uint64_t lf_ok = m.lf & (after_term | cr_ok << 1 | carry->cr_ok);
+  *carry = {m.term >> 63, cr_ok >> 63};
+  return {m.term, m.release | (m.cr & ~cr_ok) | (m.lf & ~lf_ok)};
+}
+
+}  // namespace
+
 // Long on purpose: the bulk loop of the scanner, kept whole for speed.
 // NOLINTNEXTLINE(readability-function-cognitive-complexity)
 SegmentScanner::Skipped SegmentScanner::skip_plain(std::string_view buf, size_t* pos, uint64_t base,
@@ -400,57 +542,86 @@ SegmentScanner::Skipped SegmentScanner::skip_plain(std::string_view buf, size_t*
   Skipped out;
   if (d_.terminator.size != 1 || d_.terminator.is_line_break()) return out;
   base_ = base;
-  const char term = d_.terminator.bytes[0];
   // Letters or digits as service characters (INVALID_DELIMITERS) would split
   // tags the way next() does not: leave such interchanges to next().
-  if (upper_or_digit(d_.element) || upper_or_digit(d_.component) || upper_or_digit(term) || upper_or_digit(d_.release))
+  if (upper_or_digit(d_.element) || upper_or_digit(d_.component) || upper_or_digit(d_.terminator.bytes[0]) ||
+      upper_or_digit(d_.release))
     return out;
-  const uint8_t envelope_first = envelope == Envelope::X12 ? kX12Envelope : kEdifactEnvelope;
   const uint8_t* cls = tag_class_;
+  const uint8_t* pairs = pair_classes(envelope);
   const size_t size = buf.size();
   const char* data = buf.data();
   const size_t max_bytes = options_.max_segment_bytes;
+  const BlockSplitter split = block_splitter();
+  const char special[4] = {special_[0], special_[1], special_[2], special_[3]};
+  // The walk of the block at `at`, after the one *carry comes from; a last,
+  // partial block is copied out first.
+  auto walk = [&](size_t at, Carry* carry) {
+    if (at + 64 <= size) return walk_of(split(data + at, special), carry);
+    char tail[64] = {};
+    std::memcpy(tail, data + at, size - at);
+    BlockMasks m = split(tail, special);
+    const uint64_t valid = (uint64_t{1} << (size - at)) - 1;
+    m.term &= valid;
+    m.release &= valid;
+    m.cr &= valid;
+    m.lf &= valid;
+    return walk_of(m, carry);
+  };
   size_t p = *pos;
   size_t block = p & ~size_t{63};
   if (block >= size) return out;
+  // Without the block before, a line break at bit 0 counts as stray: next()
+  // then reads that segment, as it may.
+  Carry carry;
+  Walk w = walk(block, &carry);
+  // Everything before p is behind us. From here on, w.term holds only the
+  // terminators not yet consumed, and w.stray has no bit before p (a stray
+  // character stops the walk), so finding the next terminator does not wait
+  // for the checks of the segment before it.
+  const uint64_t from_p = ~uint64_t{0} << (p - block);
+  w.term &= from_p;
+  w.stray &= from_p;
   uint64_t count = 0;
   size_t last_start = 0;
-  // Special characters from `block` on; those before `from` dropped.
-  auto load = [&](size_t from) {
-    uint64_t m = block + 64 <= size ? classify_block_(data + block, special_) : mask_at(buf, block);
-    if (from > block) m &= from - block < 64 ? ~uint64_t{0} << (from - block) : 0;
-    return m;
-  };
-  uint64_t mask = load(p);
   while (true) {
-    // CR LF, LF or nothing after the last terminator; anything else is next()'s.
+    // CR LF, LF or nothing after the last terminator (w.stray has the others).
     size_t start = p;
     if (start + 6 > size) break;
     start += data[start] == '\r';
     start += data[start] == '\n';
-    // Tag: 2 or 3 letters/digits, then an element separator or the terminator;
-    // tested without branches (2 or 3 follows the data).
+    // Tag: 2 or 3 letters/digits, then an element separator or the terminator,
+    // and no envelope tag; tested without branches (2 or 3 follows the data).
     const auto* tag = reinterpret_cast<const unsigned char*>(data + start);
-    const unsigned c0 = cls[tag[0]], c1 = cls[tag[1]], c2 = cls[tag[2]], c3 = cls[tag[3]];
+    const unsigned two = pair_at(pairs, data + start), c2 = cls[tag[2]], c3 = cls[tag[3]];
     const unsigned three = (c2 & kTagEnd) == 0;
-    const unsigned bad =
-        ((c0 & kUpper) == 0) | ((c1 & kAlnum) == 0) | (three & (((c2 & kAlnum) == 0) | ((c3 & kTagEnd) == 0)));
-    if (bad != 0) break;
-    if ((c0 & envelope_first) != 0 && envelope_tag(data + start, 2 + three, envelope)) break;
-    // The first special character from the tag on must be this segment's terminator.
-    const size_t off = start - block;
-    mask &= off < 64 ? ~uint64_t{0} << off : 0;
-    while (mask == 0) {
-      block += 64;
-      if (block >= size || block - start > max_bytes) goto done;
-      mask = load(start);
+    const unsigned bad = ((two & kPairOk) == 0) | (three & (((c2 & kAlnum) == 0) | ((c3 & kTagEnd) == 0)));
+    const unsigned envelope_tag = ((two & kEnvelope2) != 0 && three == 0) |
+                                  (three & (((two & kEnvelope3) != 0) | (((two & kEnvelopeA) != 0) & (tag[2] == 'A'))));
+    if ((bad | envelope_tag) != 0) break;
+    // The segment's terminator is the next one not consumed, with no stray
+    // character before it.
+    size_t at = block;
+    uint64_t term = w.term, stray = w.stray;
+    if (term == 0) {
+      // Rarely (a segment across blocks): the terminator is in a block ahead.
+      do {
+        if (stray != 0) goto done;
+        at += 64;
+        if (at >= size || at - start > max_bytes) goto done;
+        const Walk n = walk(at, &carry);
+        term = n.term;
+        stray = n.stray;
+      } while (term == 0);
     }
-    const size_t i = block + static_cast<size_t>(__builtin_ctzll(mask));
-    if (data[i] != term || i - start > max_bytes) break;  // next() reads it, or reports it as too long
-    mask &= mask - 1;
+    if ((stray & ((term & (0 - term)) - 1)) != 0) break;
+    const size_t i = at + static_cast<size_t>(__builtin_ctzll(term));
+    if (i - start > max_bytes) break;  // next() reports it as too long
     ++count;
     last_start = start;
     p = i + 1;
+    block = at;
+    w = {term & (term - 1), stray};
   }
 done:
   if (count > 0) {

@@ -21,13 +21,24 @@ struct Segment {
 
 // A segment split into elements once: [0] is the tag, [i] element i (empty
 // when absent). Views into the segment; released separators not unescaped.
+// Values past kMax are dropped.
 struct Elements {
   static constexpr size_t kMax = 24;  // envelope segments have at most 17
-  std::string_view at[kMax];
+  std::string_view operator[](size_t i) const {
+    return i < count ? std::string_view(at[i].data, at[i].size) : std::string_view();
+  }
+  void push(const char* data, size_t size) { at[count++] = {data, size}; }
+
   size_t count = 0;
-  std::string_view operator[](size_t i) const { return i < count ? at[i] : std::string_view(); }
+  // Only the first `count` are set: a split costs no more than its values.
+  struct Piece {
+    const char* data;
+    size_t size;
+  } at[kMax];
 };
 Elements split(std::string_view segment, const Delimiters& d);
+// The same for the components of an element value (`component` separator).
+Elements split_components(std::string_view element, const Delimiters& d);
 
 // Element `index` of a segment (0 is the tag), or empty when absent. Released
 // separators are skipped but not unescaped; see unescape().
@@ -99,7 +110,7 @@ class SegmentScanner {
   // Bits of the special characters in buf[block, block + 64), cached.
   uint64_t mask_at(std::string_view buf, size_t block);
   // tag_class_: what a byte can be in a tag, for skip_plain().
-  enum : uint8_t { kUpper = 1, kAlnum = 2, kTagEnd = 4, kX12Envelope = 8, kEdifactEnvelope = 16 };
+  enum : uint8_t { kUpper = 1, kAlnum = 2, kTagEnd = 4 };
   void set_tag_classes();
   uint8_t tag_class_[256] = {};
   // Classifies one full block (SSE2, or AVX2 where the CPU has it).

@@ -21,7 +21,17 @@ bool syntax_supported(std::string_view id, std::string_view version) {
 }  // namespace
 
 std::string EnvelopeBuilder::value(const edi::Elements& e, size_t element, size_t comp) const {
-  return edi::unescape(edi::component(e[element], d_, comp), d_);
+  std::string_view v = e[element];
+  if (comp > 0 || v.find(d_.component) != std::string_view::npos) v = edi::split_components(v, d_)[comp];
+  return edi::unescape(v, d_);
+}
+
+void EnvelopeBuilder::append_value(std::string* out, std::string_view v) const {
+  if (d_.release == 0 || v.find(d_.release) == std::string_view::npos) {
+    out->append(v);
+  } else {
+    out->append(edi::unescape(v, d_));
+  }
 }
 
 edi::Party EnvelopeBuilder::party(const edi::Elements& e, size_t element) const {
@@ -159,10 +169,15 @@ void EnvelopeBuilder::on_unh(const Segment& s, uint64_t number) {
   }
   edi::Message m;
   m.control_number = value(e, 1);
-  m.type = value(e, 2, 0);
-  m.version = value(e, 2, 1) + ":" + value(e, 2, 2) + ":" + value(e, 2, 3);
-  std::string association = value(e, 2, 4);
-  if (!association.empty()) m.version += ":" + association;
+  // S009: type, then version, release and agency, and the association code
+  // when there is one, kept as "D:96A:UN[:EAN008]".
+  const edi::Elements id = edi::split_components(e[2], d_);
+  append_value(&m.type, id[0]);
+  const size_t parts = id[4].empty() ? 3 : 4;
+  for (size_t k = 1; k <= parts; ++k) {
+    if (k > 1) m.version += ':';
+    append_value(&m.version, id[k]);
+  }
   a_.open_message(std::move(m), s, number);
 }
 

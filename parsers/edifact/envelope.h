@@ -42,6 +42,8 @@ class EnvelopeBuilder {
   void close_group_at(const edi::Segment& at, uint64_t number);
   std::string value(const edi::Elements& e, size_t element, size_t comp = 0) const;
   edi::Party party(const edi::Elements& e, size_t element) const;
+  // Appends v with its release characters removed.
+  void append_value(std::string* out, std::string_view v) const;
 
   edi::Assembler a_;
   edi::Delimiters d_;
