@@ -24,13 +24,16 @@ void Assembler::begin(Standard standard, uint64_t offset) {
   ic_ = Interchange{};
   ic_.standard = standard;
   ic_.span.offset = offset;
+  // The builders close both before an interchange ends; should one not, the
+  // next group or message still starts empty.
+  if (group_open_) group_ = Group{};
+  if (message_open_) message_ = Message{};
   group_open_ = message_open_ = false;
 }
 
 Interchange Assembler::take() {
-  Interchange out = std::move(ic_);
-  ic_ = Interchange{};
-  return out;
+  // begin() makes the next one from nothing.
+  return std::move(ic_);
 }
 
 void Assembler::count(const Segment& s, uint64_t) {
@@ -40,8 +43,7 @@ void Assembler::count(const Segment& s, uint64_t) {
   if (observer_ != nullptr) observer_->segment(s, message_.segments);
 }
 
-void Assembler::open_group(Group g, const Segment& header) {
-  group_ = std::move(g);
+void Assembler::open_group(const Segment& header) {
   group_.span.offset = header.offset;
   group_open_ = true;
   if (!group_.implicit) ++ic_.group_count;
@@ -55,8 +57,7 @@ void Assembler::close_group(uint64_t end_offset) {
   group_open_ = false;
 }
 
-void Assembler::open_message(Message m, const Segment& header, uint64_t number) {
-  message_ = std::move(m);
+void Assembler::open_message(const Segment& header, uint64_t number) {
   message_.span.offset = header.offset;
   message_.first_segment = number;
   message_.segments = 1;

@@ -28,6 +28,7 @@ class Assembler {
 
   void begin(Standard standard, uint64_t offset);
   Interchange& ic() { return ic_; }
+  // The interchange built; begin() starts the next.
   Interchange take();
 
   bool in_group() const { return group_open_; }
@@ -42,9 +43,13 @@ class Assembler {
     ic_.segments += static_cast<uint32_t>(n);
     message_.segments += static_cast<uint32_t>(n);
   }
-  void open_group(Group g, const Segment& header);
+  // The group or message to open next, empty while none is open: the
+  // builder fills it in place, then opens it.
+  Group& next_group() { return group_; }
+  Message& next_message() { return message_; }
+  void open_group(const Segment& header);
   void close_group(uint64_t end_offset);
-  void open_message(Message m, const Segment& header, uint64_t number);
+  void open_message(const Segment& header, uint64_t number);
   void close_message(uint64_t end_offset);
   void finish(uint64_t end_offset) { ic_.span.length = end_offset - ic_.span.offset; }
 

@@ -109,8 +109,7 @@ class SegmentScanner {
   size_t find_terminator(std::string_view buf, size_t from, bool* breaks);
   // Bits of the special characters in buf[block, block + 64), cached.
   uint64_t mask_at(std::string_view buf, size_t block);
-  // tag_class_: what a byte can be in a tag, for skip_plain().
-  enum : uint8_t { kUpper = 1, kAlnum = 2, kTagEnd = 4 };
+  // tag_class_: what a byte can be in a tag, for skip_plain() (bits in segment.cpp).
   void set_tag_classes();
   uint8_t tag_class_[256] = {};
   // Classifies one full block (SSE2, or AVX2 where the CPU has it).

@@ -143,7 +143,7 @@ void EnvelopeBuilder::on_ung(const Segment& s, uint64_t number) {
              "UNG after messages without a group: an interchange has either groups or bare messages");
   }
   explicit_groups_ = true;
-  edi::Group g;
+  edi::Group& g = a_.next_group();
   g.functional_id = value(e, 1);
   g.sender = party(e, 2);
   g.receiver = party(e, 3);
@@ -151,7 +151,7 @@ void EnvelopeBuilder::on_ung(const Segment& s, uint64_t number) {
   g.time = value(e, 4, 1);
   g.control_number = value(e, 5);
   g.version = value(e, 7, 0) + ":" + value(e, 7, 1);
-  a_.open_group(std::move(g), s);
+  a_.open_group(s);
 }
 
 void EnvelopeBuilder::on_unh(const Segment& s, uint64_t number) {
@@ -163,11 +163,10 @@ void EnvelopeBuilder::on_unh(const Segment& s, uint64_t number) {
                "UNH outside a group in an interchange that uses UNG groups");
     }
     bare_messages_ = true;
-    edi::Group implicit;
-    implicit.implicit = true;
-    a_.open_group(std::move(implicit), s);
+    a_.next_group().implicit = true;
+    a_.open_group(s);
   }
-  edi::Message m;
+  edi::Message& m = a_.next_message();
   m.control_number = value(e, 1);
   // S009: type, then version, release and agency, and the association code
   // when there is one, kept as "D:96A:UN[:EAN008]".
@@ -178,7 +177,7 @@ void EnvelopeBuilder::on_unh(const Segment& s, uint64_t number) {
     if (k > 1) m.version += ':';
     append_value(&m.version, id[k]);
   }
-  a_.open_message(std::move(m), s, number);
+  a_.open_message(s, number);
 }
 
 void EnvelopeBuilder::on_unt(const Segment& s, uint64_t number) {

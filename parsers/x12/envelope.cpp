@@ -21,14 +21,16 @@ void EnvelopeBuilder::start(const IsaHeader& isa, uint64_t offset, uint64_t numb
   a_.begin(edi::Standard::X12, offset);
   edi::Interchange& ic = a_.ic();
   ic.delimiters = d_;
-  ic.sender = {std::string(edi::trim(isa.elements[6])), std::string(edi::trim(isa.elements[5]))};
-  ic.receiver = {std::string(edi::trim(isa.elements[8])), std::string(edi::trim(isa.elements[7]))};
-  ic.date = isa.elements[9];
-  ic.time = isa.elements[10];
-  ic.version = isa.elements[12];
-  ic.control_number = isa.elements[13];
-  ic.ack_requested = isa.elements[14] == "1";
-  ic.test = isa.elements[15] == "T";
+  ic.sender.id = edi::trim(isa.element(6));
+  ic.sender.qualifier = edi::trim(isa.element(5));
+  ic.receiver.id = edi::trim(isa.element(8));
+  ic.receiver.qualifier = edi::trim(isa.element(7));
+  ic.date = isa.element(9);
+  ic.time = isa.element(10);
+  ic.version = isa.element(12);
+  ic.control_number = isa.element(13);
+  ic.ack_requested = isa.element(14) == "1";
+  ic.test = isa.element(15) == "T";
   ic.segments = 1;
   last_end_ = offset + isa.raw_length;
 
@@ -42,7 +44,7 @@ void EnvelopeBuilder::check_isa(const IsaHeader& isa, const Segment& at, uint64_
   auto bad = [&](int element, const std::string& what) {
     a_.error(ErrorCode::IsaElement, Scope::Interchange, at, number,
              "ISA" + std::string(element < 10 ? "0" : "") + std::to_string(element) + " " +
-                 quote(isa.elements[element]) + " " + what,
+                 quote(isa.element(element)) + " " + what,
              element);
   };
   if (isa.length != 106) {
@@ -53,17 +55,17 @@ void EnvelopeBuilder::check_isa(const IsaHeader& isa, const Segment& at, uint64_
   }
   for (const std::string& p : isa.problems)
     a_.error(ErrorCode::InvalidDelimiters, Scope::Interchange, at, number, "ISA: " + p);
-  const auto& e = isa.elements;
-  if (e[5].size() != 2) bad(5, "is not a 2-character sender qualifier");
-  if (edi::trim(e[6]).empty()) bad(6, "is an empty sender id");
-  if (e[7].size() != 2) bad(7, "is not a 2-character receiver qualifier");
-  if (edi::trim(e[8]).empty()) bad(8, "is an empty receiver id");
-  if (e[9].size() != 6 || !edi::all_digits(e[9])) bad(9, "is not a date YYMMDD");
-  if (e[10].size() != 4 || !edi::all_digits(e[10])) bad(10, "is not a time HHMM");
-  if (e[12].size() != 5 || !edi::all_digits(e[12])) bad(12, "is not a 5-digit version");
-  if (e[13].size() != 9 || !edi::all_digits(e[13])) bad(13, "is not a 9-digit control number");
-  if (e[14] != "0" && e[14] != "1") bad(14, "is not 0 or 1 (acknowledgment requested)");
-  if (e[15] != "P" && e[15] != "T" && e[15] != "I") bad(15, "is not P, T or I (usage indicator)");
+  auto e = [&](size_t i) { return isa.element(i); };
+  if (e(5).size() != 2) bad(5, "is not a 2-character sender qualifier");
+  if (edi::trim(e(6)).empty()) bad(6, "is an empty sender id");
+  if (e(7).size() != 2) bad(7, "is not a 2-character receiver qualifier");
+  if (edi::trim(e(8)).empty()) bad(8, "is an empty receiver id");
+  if (e(9).size() != 6 || !edi::all_digits(e(9))) bad(9, "is not a date YYMMDD");
+  if (e(10).size() != 4 || !edi::all_digits(e(10))) bad(10, "is not a time HHMM");
+  if (e(12).size() != 5 || !edi::all_digits(e(12))) bad(12, "is not a 5-digit version");
+  if (e(13).size() != 9 || !edi::all_digits(e(13))) bad(13, "is not a 9-digit control number");
+  if (e(14) != "0" && e(14) != "1") bad(14, "is not 0 or 1 (acknowledgment requested)");
+  if (e(15) != "P" && e(15) != "T" && e(15) != "I") bad(15, "is not P, T or I (usage indicator)");
 }
 
 EnvelopeBuilder::Step EnvelopeBuilder::on_segment(const Segment& s, uint64_t number) {
@@ -119,15 +121,15 @@ void EnvelopeBuilder::on_gs(const Segment& s, uint64_t number) {
   const edi::Elements e = edi::split(s.text, d_);
   close_message_missing_se(s, number);
   close_group_missing_ge(s, number);
-  edi::Group g;
-  g.functional_id = std::string(e[1]);
-  g.sender.id = std::string(e[2]);
-  g.receiver.id = std::string(e[3]);
-  g.date = std::string(e[4]);
-  g.time = std::string(e[5]);
-  g.control_number = std::string(e[6]);
-  g.version = std::string(e[8]);
-  a_.open_group(std::move(g), s);
+  edi::Group& g = a_.next_group();
+  g.functional_id = e[1];
+  g.sender.id = e[2];
+  g.receiver.id = e[3];
+  g.date = e[4];
+  g.time = e[5];
+  g.control_number = e[6];
+  g.version = e[8];
+  a_.open_group(s);
   if (a_.group().functional_id.empty() || a_.group().control_number.empty()) {
     a_.error(ErrorCode::GsElement, Scope::Group, s, number,
              "GS needs GS01 (functional identifier) and GS06 (group control number)");
@@ -140,16 +142,15 @@ void EnvelopeBuilder::on_st(const Segment& s, uint64_t number) {
   if (!a_.in_group()) {
     a_.error(ErrorCode::UnexpectedSegment, Scope::Interchange, s, number,
              "ST outside a functional group: expected GS before it");
-    edi::Group implicit;
-    implicit.implicit = true;
-    a_.open_group(std::move(implicit), s);
+    a_.next_group().implicit = true;
+    a_.open_group(s);
   }
-  edi::Message m;
-  m.type = std::string(e[1]);
-  m.control_number = std::string(e[2]);
-  std::string_view st03 = e[3];
-  m.version = std::string(st03.empty() ? std::string_view(a_.group().version) : st03);
-  a_.open_message(std::move(m), s, number);
+  edi::Message& m = a_.next_message();
+  m.type = e[1];
+  m.control_number = e[2];
+  const std::string_view st03 = e[3];
+  m.version = st03.empty() ? std::string_view(a_.group().version) : st03;
+  a_.open_message(s, number);
 }
 
 void EnvelopeBuilder::on_se(const Segment& s, uint64_t number) {

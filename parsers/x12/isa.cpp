@@ -1,5 +1,6 @@
 #include "parsers/x12/isa.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
@@ -11,9 +12,6 @@
 namespace edihub::x12 {
 
 namespace {
-
-// Enough for a badly padded ISA; beyond it the header is not an ISA at all.
-constexpr size_t kMaxIsaScan = 256;
 
 bool is_line_break(char c) { return c == '\n' || c == '\r'; }
 bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
@@ -82,7 +80,9 @@ bool fixed_width(std::string_view buf, size_t pos) {
 
 IsaStatus read_isa(std::string_view buf, size_t pos, bool eof, IsaHeader* out, std::string* why) {
   // Collect the header's characters, skipping line breaks (wrapped files).
-  char chars[kMaxIsaScan + 1];
+  IsaHeader& h = *out;
+  h = IsaHeader{};
+  char* chars = h.text;
   size_t n = 0;
   size_t i = pos;
   char sep = 0;
@@ -124,7 +124,6 @@ IsaStatus read_isa(std::string_view buf, size_t pos, bool eof, IsaHeader* out, s
   for (size_t k = 1; k < tlen; ++k)
     if ((static_cast<unsigned char>(buf[i + k]) & 0xC0) != 0x80) tlen = 1;
 
-  IsaHeader h;
   h.delimiters.element = sep;
   h.delimiters.component = text[sixteenth + 1];
   h.delimiters.terminator.size = static_cast<unsigned char>(tlen);
@@ -136,19 +135,19 @@ IsaStatus read_isa(std::string_view buf, size_t pos, bool eof, IsaHeader* out, s
   for (int e = 0; e <= 16; ++e) {
     size_t end = text.find(sep, start);
     if (end == std::string_view::npos) end = n;
-    h.elements[e].assign(text.substr(start, end - start));
+    h.at[e] = static_cast<uint16_t>(std::min(start, n));
+    h.size[e] = static_cast<uint16_t>(end - h.at[e]);
     start = end + 1;
   }
 
   // ISA11 is the repetition separator from version 00402 on, when it is one.
-  const std::string& version = h.elements[12];
-  char rep = h.elements[11].size() == 1 ? h.elements[11][0] : 0;
+  const std::string_view version = h.element(12);
+  char rep = h.element(11).size() == 1 ? h.element(11)[0] : 0;
   if (version >= "00402" && rep != 0 && !is_alnum(rep) && rep != ' ' && rep != sep && rep != h.delimiters.component &&
       rep != h.delimiters.terminator.bytes[0]) {
     h.delimiters.repetition = rep;
   }
   check_delimiters(&h);
-  *out = std::move(h);
   return IsaStatus::Ok;
 }
 

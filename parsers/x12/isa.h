@@ -2,7 +2,6 @@
 // delimiters.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -12,12 +11,22 @@
 
 namespace edihub::x12 {
 
+// How long a header may be before it is no ISA at all (a badly padded one is).
+constexpr size_t kMaxIsaScan = 256;
+
 struct IsaHeader {
   edi::Delimiters delimiters;
-  std::array<std::string, 17> elements;  // [1] = ISA01 ... [16] = ISA16, untrimmed
-  size_t raw_length = 0;                 // bytes of buf through the terminator (line breaks included)
-  size_t length = 0;                     // characters through the terminator; 106 when well formed
-  std::vector<std::string> problems;     // delimiter problems, for the caller to report
+  // element(1) is ISA01 ... element(16) ISA16, untrimmed; element(0) is "ISA".
+  std::string_view element(size_t i) const { return std::string_view(text + at[i], size[i]); }
+  size_t raw_length = 0;              // bytes of buf through the terminator (line breaks included)
+  size_t length = 0;                  // characters through the terminator; 106 when well formed
+  std::vector<std::string> problems;  // delimiter problems, for the caller to report
+
+  // The header's characters without line breaks, and where each element is
+  // in them (offsets, so a copy of the header stays whole).
+  char text[kMaxIsaScan + 1];
+  uint16_t at[17];
+  uint16_t size[17];
 };
 
 enum class IsaStatus { Ok, NeedMore, Invalid };

@@ -125,7 +125,7 @@ TEST_CASE("an ISA reads the same from a long buffer (fixed-width fast path) as a
     const auto status_long = edihub::x12::read_isa(long_input, 0, true, &in_long, &why_long);
     REQUIRE(status_end == status_long);  // padding has no separator: an invalid header stays invalid
     if (status_end != edihub::x12::IsaStatus::Ok) continue;
-    CHECK(in_long.elements == at_end.elements);
+    for (size_t i = 0; i <= 16; ++i) CHECK(in_long.element(i) == at_end.element(i));
     CHECK(in_long.length == at_end.length);
     CHECK(in_long.raw_length == at_end.raw_length);
     CHECK(in_long.problems == at_end.problems);
@@ -139,7 +139,7 @@ TEST_CASE("an ISA reads the same from a long buffer (fixed-width fast path) as a
   std::string why;
   REQUIRE(edihub::x12::read_isa(good + std::string(200, 'X'), 0, true, &h, &why) == edihub::x12::IsaStatus::Ok);
   CHECK(h.length == 106);
-  CHECK(h.elements[6] == "SENDER         ");
-  CHECK(h.elements[16] == ">");
+  CHECK(h.element(6) == "SENDER         ");
+  CHECK(h.element(16) == ">");
   CHECK(h.delimiters.terminator.bytes[0] == '~');
 }
