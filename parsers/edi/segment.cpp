@@ -152,6 +152,14 @@ uint64_t classify(const char* p, size_t n, const char special[4]) {
                              _mm_or_si128(_mm_cmpeq_epi8(x, c), _mm_cmpeq_epi8(x, d)));
     mask |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(m))) << i;
   }
+  if (i < n && n >= 16) {
+    // The last 16 bytes, overlapping those already classified: no byte by byte tail.
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16));
+    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, a), _mm_cmpeq_epi8(x, b)),
+                             _mm_or_si128(_mm_cmpeq_epi8(x, c), _mm_cmpeq_epi8(x, d)));
+    mask |= static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(m))) << (n - 16);
+    i = n;
+  }
 #endif
   for (; i < n; ++i) {
     char ch = p[i];
@@ -463,10 +471,8 @@ void SegmentScanner::set_tag_classes() {
 
 namespace {
 
-// A block's terminators, and apart the characters that may not come before a
-// segment's terminator: release characters, and line breaks other than the
-// CR, LF or CR LF right after a terminator. special[] is the terminator, the
-// release, CR and LF; an unused slot repeats the terminator.
+// A block's terminators, release characters, CRs and LFs. special[] is the
+// terminator, the release, CR and LF; an unused slot repeats the terminator.
 struct BlockMasks {
   uint64_t term = 0, release = 0, cr = 0, lf = 0;
 };
@@ -504,15 +510,20 @@ struct SplitAvx2 {
 #endif
 
 // What skip_plain() walks in a block: the terminators not yet consumed, and
-// the stray characters (above) that stop it.
+// the stray characters that stop it before the terminator after them:
+// - a line break other than the CR, LF or CR LF right after a terminator
+//   (next() drops line breaks inside a segment);
+// - a release character right before a terminator, which may escape it.
+// A release character anywhere else escapes a byte that is neither: it does
+// not move the segment's end, and the walk goes over it.
 struct Walk {
   uint64_t term = 0, stray = 0;
 };
 
-// Bit 63 of a block's terminators and of its CRs allowed (right after a
-// terminator): what the next block's bit 0 follows.
+// Bit 63 of a block's terminators, of its CRs allowed (right after a
+// terminator) and of its release characters: what the next block's bit 0 follows.
 struct Carry {
-  uint64_t term = 0, cr_ok = 0;
+  uint64_t term = 0, cr_ok = 0, release = 0;
 };
 
 // The walk of a block whose masks are m; *carry goes from the block before to this one.
@@ -520,8 +531,11 @@ inline Walk walk_of(const BlockMasks& m, Carry* carry) {
   const uint64_t after_term = m.term << 1 | carry->term;
   const uint64_t cr_ok = m.cr & after_term;
   const uint64_t lf_ok = m.lf & (after_term | cr_ok << 1 | carry->cr_ok);
-  *carry = {m.term >> 63, cr_ok >> 63};
-  return {m.term, m.release | (m.cr & ~cr_ok) | (m.lf & ~lf_ok)};
+  // A terminator at bit 0 after a release character at the block before's
+  // bit 63: dropped, and its bit made stray, so the walk stops before it.
+  const uint64_t escaped_first = carry->release & m.term;
+  *carry = {m.term >> 63, cr_ok >> 63, m.release >> 63};
+  return {m.term & ~escaped_first, (m.release & m.term >> 1) | escaped_first | (m.cr & ~cr_ok) | (m.lf & ~lf_ok)};
 }
 
 // Whether a tag is plain message content, from what pair_classes() says of
@@ -614,6 +628,7 @@ __attribute__((always_inline)) inline void scan_plain(PlainScan* s) {
   w.stray &= from_p;
   uint64_t count = 0;
   size_t last_start = 0;
+  const bool small_limit = s->max_bytes < 64;
   while (true) {
     // CR LF, LF or nothing after the last terminator (w.stray has the others).
     size_t start = p;
@@ -644,7 +659,9 @@ __attribute__((always_inline)) inline void scan_plain(PlainScan* s) {
     }
     if ((stray & ((term & (0 - term)) - 1)) != 0) break;
     const size_t i = at + static_cast<size_t>(__builtin_ctzll(term));
-    if (i - start > s->max_bytes) break;  // next() reports it as too long
+    // next() reports a segment too long; within one block, only a limit
+    // below 64 bytes can be reached.
+    if ((at != block || small_limit) && i - start > s->max_bytes) break;
     ++count;
     last_start = start;
     p = i + 1;

@@ -20,10 +20,41 @@ bool syntax_supported(std::string_view id, std::string_view version) {
 
 }  // namespace
 
+std::string_view EnvelopeBuilder::raw_value(const edi::Elements& e, size_t element, size_t comp, bool* released) const {
+  // Envelope values are short: one pass, byte by byte, finds the component
+  // and whether a release character is in it.
+  const std::string_view v = e[element];
+  const char release = d_.release;
+  size_t start = 0, k = 0;
+  *released = false;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const char c = v[i];
+    if (c == release && release != 0) {
+      if (k == comp) *released = true;
+      ++i;  // the next character is data
+    } else if (c == d_.component) {
+      if (k == comp) return v.substr(start, i - start);
+      ++k;
+      start = i + 1;
+    }
+  }
+  return k == comp ? v.substr(start) : std::string_view();
+}
+
+void EnvelopeBuilder::set_value(std::string* out, const edi::Elements& e, size_t element, size_t comp) const {
+  bool released = false;
+  const std::string_view v = raw_value(e, element, comp, &released);
+  if (released) {
+    *out = edi::unescape(v, d_);
+  } else {
+    out->assign(v);
+  }
+}
+
 std::string EnvelopeBuilder::value(const edi::Elements& e, size_t element, size_t comp) const {
-  std::string_view v = e[element];
-  if (comp > 0 || v.find(d_.component) != std::string_view::npos) v = edi::split_components(v, d_)[comp];
-  return edi::unescape(v, d_);
+  std::string out;
+  set_value(&out, e, element, comp);
+  return out;
 }
 
 void EnvelopeBuilder::append_value(std::string* out, std::string_view v) const {
@@ -34,8 +65,9 @@ void EnvelopeBuilder::append_value(std::string* out, std::string_view v) const {
   }
 }
 
-edi::Party EnvelopeBuilder::party(const edi::Elements& e, size_t element) const {
-  return {value(e, element, 0), value(e, element, 1)};
+void EnvelopeBuilder::set_party(edi::Party* out, const edi::Elements& e, size_t element) const {
+  set_value(&out->id, e, element, 0);
+  set_value(&out->qualifier, e, element, 1);
 }
 
 void EnvelopeBuilder::start(const edi::Delimiters& d, const Una* una, const Segment& unb, uint64_t number,
@@ -48,14 +80,14 @@ void EnvelopeBuilder::start(const edi::Delimiters& d, const Una* una, const Segm
 
   edi::Interchange& ic = a_.ic();
   ic.segments = 1;
-  ic.syntax = value(e, 1, 0);
-  ic.version = value(e, 1, 1);
-  ic.sender = party(e, 2);
-  ic.receiver = party(e, 3);
-  ic.date = value(e, 4, 0);
-  ic.time = value(e, 4, 1);
-  ic.control_number = value(e, 5);
-  ic.application_reference = value(e, 7);
+  set_value(&ic.syntax, e, 1, 0);
+  set_value(&ic.version, e, 1, 1);
+  set_party(&ic.sender, e, 2);
+  set_party(&ic.receiver, e, 3);
+  set_value(&ic.date, e, 4, 0);
+  set_value(&ic.time, e, 4, 1);
+  set_value(&ic.control_number, e, 5);
+  set_value(&ic.application_reference, e, 7);
   ic.ack_requested = value(e, 9) == "1";
   ic.test = value(e, 11) == "1";
 
@@ -144,12 +176,12 @@ void EnvelopeBuilder::on_ung(const Segment& s, uint64_t number) {
   }
   explicit_groups_ = true;
   edi::Group& g = a_.next_group();
-  g.functional_id = value(e, 1);
-  g.sender = party(e, 2);
-  g.receiver = party(e, 3);
-  g.date = value(e, 4, 0);
-  g.time = value(e, 4, 1);
-  g.control_number = value(e, 5);
+  set_value(&g.functional_id, e, 1);
+  set_party(&g.sender, e, 2);
+  set_party(&g.receiver, e, 3);
+  set_value(&g.date, e, 4, 0);
+  set_value(&g.time, e, 4, 1);
+  set_value(&g.control_number, e, 5);
   g.version = value(e, 7, 0) + ":" + value(e, 7, 1);
   a_.open_group(s);
 }
@@ -167,7 +199,7 @@ void EnvelopeBuilder::on_unh(const Segment& s, uint64_t number) {
     a_.open_group(s);
   }
   edi::Message& m = a_.next_message();
-  m.control_number = value(e, 1);
+  set_value(&m.control_number, e, 1);
   // S009: type, then version, release and agency, and the association code
   // when there is one, kept as "D:96A:UN[:EAN008]".
   const edi::Elements id = edi::split_components(e[2], d_);

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "parsers/edi/segment.h"
 #include "parsers/edifact/una.h"
 #include "parsers/x12/isa.h"
@@ -82,6 +85,87 @@ TEST_CASE("scanner: a released terminator does not end the segment") {
   CHECK(s.text == "FTX+NO?'S");
   REQUIRE(sc.next(buf, &pos, true, 0, &s) == SegmentScanner::Status::Ok);
   CHECK(s.tag == "UNT");
+}
+
+namespace {
+
+// Reads `buf` to the end, skip_plain() first wherever it can, and checks that
+// every segment it skips ends where next() alone ends it (`ends`). Returns how
+// many segments skip_plain() took.
+size_t check_bulk_against(const std::string& buf, const Delimiters& d, SegmentScanner::Envelope envelope,
+                          const std::vector<uint64_t>& ends) {
+  SegmentScanner sc;
+  sc.reset(d, ScanOptions{});
+  size_t pos = 0, read = 0, bulk = 0;
+  Segment s;
+  while (true) {
+    const SegmentScanner::Skipped k = sc.skip_plain(buf, &pos, 0, envelope);
+    if (k.count > 0) {
+      read += k.count;
+      bulk += k.count;
+      REQUIRE(read <= ends.size());
+      CHECK(k.last_end == ends[read - 1]);
+    }
+    if (sc.next(buf, &pos, true, 0, &s) != SegmentScanner::Status::Ok) break;
+    ++read;
+    REQUIRE(read <= ends.size());
+    CHECK(s.end == ends[read - 1]);
+  }
+  CHECK(read == ends.size());
+  return bulk;
+}
+
+std::vector<uint64_t> ends_one_by_one(const std::string& buf, const Delimiters& d) {
+  SegmentScanner sc;
+  sc.reset(d, ScanOptions{});
+  std::vector<uint64_t> ends;
+  size_t pos = 0;
+  Segment s;
+  while (sc.next(buf, &pos, true, 0, &s) == SegmentScanner::Status::Ok) ends.push_back(s.end);
+  return ends;
+}
+
+}  // namespace
+
+// The bulk path (skip_plain) reads the content of messages 64 bytes at a
+// time; whatever it cannot tell apart it leaves to next(). Each case sits at
+// every offset of a block, so that its characters fall on both sides of a
+// block boundary.
+TEST_CASE("scanner: the bulk path ends every segment where next() does, at every block offset") {
+  const Delimiters edifact = edihub::edifact::default_delimiters();
+  const Delimiters x12;  // * : ~
+  struct Case {
+    const Delimiters* d;
+    SegmentScanner::Envelope envelope;
+    std::string body;
+  };
+  const Case cases[] = {
+      {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A?'B'NAD+C'"},             // a released terminator
+      {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A?\?'NAD+C'"},             // a released release character
+      {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A?\?\?'B'NAD+C'"},          // both
+      {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A?+B?:C'NAD+C'"},          // released separators
+      {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A'\r\nNAD+C'\nDTM+1'"},    // line breaks after terminators
+      {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A\r\nB'NAD+C'"},           // a wrapped line
+      {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A'\n\nNAD+C'\n\rDTM+1'"},  // other line breaks
+      {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A?\n'NAD+C'"},             // a release before a line break
+      {&x12, SegmentScanner::Envelope::X12, "N1*ST*A~\r\nN3*B~\nN4*C~"},
+      {&x12, SegmentScanner::Envelope::X12, "N1*ST*A\r\n~N3*B~"},
+      {&x12, SegmentScanner::Envelope::X12, "N1*ST*A~\n\rN3*B~\r\rN4*C~"},
+  };
+  size_t bulk = 0;
+  for (const Case& c : cases) {
+    for (size_t shift = 0; shift < 80; ++shift) {
+      const char term = c.d->terminator.bytes[0], sep = c.d->element;
+      // A padding segment moves the case along the block; content around it
+      // and an envelope segment (where the bulk path stops) at the end.
+      const std::string buf = std::string("PAD") + sep + std::string(shift, 'X') + term + "REF" + sep + "1" + term +
+                              c.body + "QTY" + sep + "2" + term +
+                              (c.envelope == SegmentScanner::Envelope::X12 ? "SE*9*1~" : "UNT+9+1'");
+      CAPTURE(buf);
+      bulk += check_bulk_against(buf, *c.d, c.envelope, ends_one_by_one(buf, *c.d));
+    }
+  }
+  CHECK(bulk > 0);  // the bulk path was taken, not only next()
 }
 
 TEST_CASE("scanner: a segment longer than the bound is refused") {
