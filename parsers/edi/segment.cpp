@@ -399,7 +399,9 @@ inline bool upper(char c) { return c >= 'A' && c <= 'Z'; }
 inline bool upper_or_digit(char c) { return upper(c) || (c >= '0' && c <= '9'); }
 
 // What a byte can be in a tag (SegmentScanner::tag_class_).
-enum : uint8_t { kUpper = 1, kAlnum = 2, kTagEnd = 4, kLetterA = 8 };
+// kLetterA and kUnThird: the third letter of an X12 (ISA, IEA) and of an
+// EDIFACT (UNA, UNB, UNE, UNG, UNH, UNT, UNZ) envelope tag.
+enum : uint8_t { kUpper = 1, kAlnum = 2, kTagEnd = 4, kLetterA = 8, kUnThird = 16 };
 
 // What the first two bytes of a tag say, for skip_plain(): one lookup of
 // both bytes together tells a valid start (a letter, then a letter or digit)
@@ -407,7 +409,7 @@ enum : uint8_t { kUpper = 1, kAlnum = 2, kTagEnd = 4, kLetterA = 8 };
 enum : uint8_t {
   kPairOk = 1,     // a letter, then a letter or a digit
   kEnvelope2 = 2,  // an envelope tag when the tag has 2 bytes (X12 ST, SE, GS, GE)
-  kEnvelope3 = 4,  // an envelope tag when it has 3 (EDIFACT UN*)
+  kEnvelope3 = 4,  // an envelope tag when it has 3 and the third is kUnThird (EDIFACT UNB, UNH...)
   kEnvelopeA = 8,  // an envelope tag when it has 3 and the third is A (X12 ISA, IEA)
 };
 
@@ -460,6 +462,7 @@ void SegmentScanner::set_tag_classes() {
       if (upper(ch)) k |= kUpper;
       if (upper_or_digit(ch)) k |= kAlnum;
       if (ch == 'A') k |= kLetterA;
+      if (std::strchr("ABEGHTZ", c) != nullptr && c != 0) k |= kUnThird;
       t[static_cast<size_t>(c)] = k;
     }
     return t;
@@ -540,25 +543,25 @@ inline Walk walk_of(const BlockMasks& m, Carry* carry) {
 
 // Whether a tag is plain message content, from what pair_classes() says of
 // its first two bytes (4 bits) and what tag_class_ says of the next two:
-// the third (letter or digit, tag end, the letter A) and the fourth (tag end).
-// Made once; one lookup replaces the branches of the test.
-using PlainTags = std::array<uint8_t, 256>;
+// the third (letter or digit, tag end, kLetterA, kUnThird) and the fourth
+// (tag end). Made once; one lookup replaces the branches of the test.
+using PlainTags = std::array<uint8_t, 512>;
 
 inline size_t plain_tag_index(unsigned pair, unsigned third, unsigned fourth) {
-  return pair | ((third >> 1) & 7) << 4 | ((fourth >> 2) & 1) << 7;
+  return pair | ((third >> 1) & 15) << 4 | ((fourth >> 2) & 1) << 8;
 }
 
 const PlainTags& plain_tags() {
   static const PlainTags table = [] {
     PlainTags t{};
     for (unsigned pair = 0; pair < 16; ++pair) {
-      for (unsigned third = 0; third < 16; third += 2) {  // kUpper does not matter here
+      for (unsigned third = 0; third < 32; third += 2) {  // kUpper does not matter here
         for (unsigned fourth : {0u, unsigned{kTagEnd}}) {
           const bool two = (third & kTagEnd) != 0;
           const bool three = !two && (third & kAlnum) != 0 && (fourth & kTagEnd) != 0;
           bool plain = (pair & kPairOk) != 0 && (two || three);
           if (two && (pair & kEnvelope2) != 0) plain = false;
-          if (three && (pair & kEnvelope3) != 0) plain = false;
+          if (three && (pair & kEnvelope3) != 0 && (third & kUnThird) != 0) plain = false;
           if (three && (pair & kEnvelopeA) != 0 && (third & kLetterA) != 0) plain = false;
           t[plain_tag_index(pair, third, fourth)] = plain ? 1 : 0;
         }
@@ -651,7 +654,7 @@ __attribute__((always_inline)) inline void scan_plain(PlainScan* s) {
       do {
         if (stray != 0) goto done;
         at += 64;
-        if (at >= size || at - start > s->max_bytes) goto done;
+        if (at >= size || at > start + s->max_bytes) goto done;  // start may be in this block already
         const Walk n = walk_block<Split>(*s, at, &carry);
         term = n.term;
         stray = n.stray;

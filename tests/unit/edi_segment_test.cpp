@@ -142,7 +142,7 @@ TEST_CASE("scanner: the bulk path ends every segment where next() does, at every
   const Case cases[] = {
       {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A?'B'NAD+C'"},             // a released terminator
       {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A?\?'NAD+C'"},             // a released release character
-      {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A?\?\?'B'NAD+C'"},          // both
+      {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A?\?\?'B'NAD+C'"},         // both
       {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A?+B?:C'NAD+C'"},          // released separators
       {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A'\r\nNAD+C'\nDTM+1'"},    // line breaks after terminators
       {&edifact, SegmentScanner::Envelope::Edifact, "FTX+A\r\nB'NAD+C'"},           // a wrapped line
@@ -166,6 +166,47 @@ TEST_CASE("scanner: the bulk path ends every segment where next() does, at every
     }
   }
   CHECK(bulk > 0);  // the bulk path was taken, not only next()
+}
+
+TEST_CASE("scanner: the bulk path stops at envelope segments, and only at them") {
+  struct Case {
+    Delimiters d;
+    SegmentScanner::Envelope envelope;
+    const char* segment;
+    bool envelope_tag;
+  };
+  const Delimiters edifact = edihub::edifact::default_delimiters();
+  const Case cases[] = {
+      {edifact, SegmentScanner::Envelope::Edifact, "UNH+1+INVOIC:D:96A:UN'", true},
+      {edifact, SegmentScanner::Envelope::Edifact, "UNT+2+1'", true},
+      {edifact, SegmentScanner::Envelope::Edifact, "UNB+UNOA:3'", true},
+      {edifact, SegmentScanner::Envelope::Edifact, "UNA:+.? '", true},
+      {edifact, SegmentScanner::Envelope::Edifact, "UNG+INVOIC'", true},
+      {edifact, SegmentScanner::Envelope::Edifact, "UNE+1+1'", true},
+      {edifact, SegmentScanner::Envelope::Edifact, "UNZ+1+1'", true},
+      {edifact, SegmentScanner::Envelope::Edifact, "UNS+S'", false},  // section control: message content
+      {edifact, SegmentScanner::Envelope::Edifact, "ST+1'", false},   // an X12 envelope tag, not EDIFACT's
+      {Delimiters{}, SegmentScanner::Envelope::X12, "ST*810*0001~", true},
+      {Delimiters{}, SegmentScanner::Envelope::X12, "SE*2*0001~", true},
+      {Delimiters{}, SegmentScanner::Envelope::X12, "GS*IN~", true},
+      {Delimiters{}, SegmentScanner::Envelope::X12, "GE*1*1~", true},
+      {Delimiters{}, SegmentScanner::Envelope::X12, "IEA*1*1~", true},
+      {Delimiters{}, SegmentScanner::Envelope::X12, "ISA*00~", true},
+      {Delimiters{}, SegmentScanner::Envelope::X12, "IT1*1*2~", false},
+      {Delimiters{}, SegmentScanner::Envelope::X12, "ISS*1~", false},
+      {Delimiters{}, SegmentScanner::Envelope::X12, "STX*1~", false},
+      {Delimiters{}, SegmentScanner::Envelope::X12, "UNH*1~", false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.segment);
+    const char term = c.d.terminator.bytes[0];
+    const std::string buf = std::string("REF") + c.d.element + "1" + term + c.segment + "REF" + c.d.element + "2" +
+                            term + "PAD" + c.d.element + std::string(80, 'X') + term;
+    SegmentScanner sc;
+    sc.reset(c.d, ScanOptions{});
+    size_t pos = 0;
+    CHECK(sc.skip_plain(buf, &pos, 0, c.envelope).count == (c.envelope_tag ? 1u : 4u));
+  }
 }
 
 TEST_CASE("scanner: a segment longer than the bound is refused") {
