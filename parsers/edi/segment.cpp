@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -9,6 +10,13 @@
 #endif
 #if defined(__x86_64__)
 #include <immintrin.h>
+#endif
+
+// AVX2 forms are compiled beside the SSE2 ones and chosen at run time.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define EDIHUB_SCAN_AVX2 1
+#else
+#define EDIHUB_SCAN_AVX2 0
 #endif
 
 namespace edihub::edi {
@@ -170,7 +178,7 @@ uint64_t classify(const char* p, size_t n, const char special[4]) {
 
 uint64_t classify_block(const char* p, const char special[4]) { return classify(p, 64, special); }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if EDIHUB_SCAN_AVX2
 // The same for a whole block, 32 bytes at a time, where the CPU has AVX2.
 __attribute__((target("avx2"))) uint64_t classify_block_avx2(const char* p, const char special[4]) {
   const __m256i a = _mm256_set1_epi8(special[0]), b = _mm256_set1_epi8(special[1]);
@@ -219,19 +227,31 @@ Elements split_on(std::string_view text, char sep, char release) {
   return e;
 }
 
-using BlockClassifier = uint64_t (*)(const char*, const char[4]);
+// Whether this CPU runs AVX2, asked once per process: the scanner then uses
+// its 32-byte forms.
+std::atomic<bool> sse2_only{false};  // scanner_sse2_only()
 
-// Chosen once per process: the widest the CPU runs.
-BlockClassifier block_classifier() {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  static const BlockClassifier chosen = __builtin_cpu_supports("avx2") ? classify_block_avx2 : classify_block;
-  return chosen;
+bool cpu_has_avx2() {
+#if EDIHUB_SCAN_AVX2
+  static const bool yes = __builtin_cpu_supports("avx2");
+  return yes && !sse2_only.load(std::memory_order_relaxed);
 #else
-  return classify_block;
+  return false;
 #endif
 }
 
+using BlockClassifier = uint64_t (*)(const char*, const char[4]);
+
+BlockClassifier block_classifier() {
+#if EDIHUB_SCAN_AVX2
+  if (cpu_has_avx2()) return classify_block_avx2;
+#endif
+  return classify_block;
+}
+
 }  // namespace
+
+void scanner_sse2_only(bool on) { sse2_only.store(on, std::memory_order_relaxed); }
 
 inline uint64_t SegmentScanner::mask_at(std::string_view buf, size_t block) {
   const size_t n = std::min<size_t>(64, buf.size() - block);
@@ -492,8 +512,7 @@ struct SplitSse2 {
   }
 };
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define EDIHUB_SCAN_AVX2 1
+#if EDIHUB_SCAN_AVX2
 __attribute__((target("avx2"))) inline uint64_t equal_avx2(__m256i lo, __m256i hi, char c) {
   const __m256i v = _mm256_set1_epi8(c);
   return static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, v)))) |
@@ -685,14 +704,11 @@ __attribute__((target("avx2"))) void scan_plain_avx2(PlainScan* s) { scan_plain<
 
 using PlainScanner = void (*)(PlainScan*);
 
-// Chosen once per process: the widest the CPU runs.
 PlainScanner plain_scanner() {
 #if EDIHUB_SCAN_AVX2
-  static const PlainScanner chosen = __builtin_cpu_supports("avx2") ? scan_plain_avx2 : scan_plain_sse2;
-  return chosen;
-#else
-  return scan_plain_sse2;
+  if (cpu_has_avx2()) return scan_plain_avx2;
 #endif
+  return scan_plain_sse2;
 }
 
 }  // namespace

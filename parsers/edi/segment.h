@@ -130,4 +130,8 @@ class SegmentScanner {
   uint64_t base_ = 0;
 };
 
+// For tests: scanners reset from now on use the SSE2 forms even where the
+// CPU has AVX2 (both give the same results).
+void scanner_sse2_only(bool on);
+
 }  // namespace edihub::edi

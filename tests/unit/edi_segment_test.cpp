@@ -130,7 +130,7 @@ std::vector<uint64_t> ends_one_by_one(const std::string& buf, const Delimiters& 
 // The bulk path (skip_plain) reads the content of messages 64 bytes at a
 // time; whatever it cannot tell apart it leaves to next(). Each case sits at
 // every offset of a block, so that its characters fall on both sides of a
-// block boundary.
+// block boundary; with the AVX2 forms (where the CPU has them) and SSE2's.
 TEST_CASE("scanner: the bulk path ends every segment where next() does, at every block offset") {
   const Delimiters edifact = edihub::edifact::default_delimiters();
   const Delimiters x12;  // * : ~
@@ -153,18 +153,23 @@ TEST_CASE("scanner: the bulk path ends every segment where next() does, at every
       {&x12, SegmentScanner::Envelope::X12, "N1*ST*A~\n\rN3*B~\r\rN4*C~"},
   };
   size_t bulk = 0;
-  for (const Case& c : cases) {
-    for (size_t shift = 0; shift < 80; ++shift) {
-      const char term = c.d->terminator.bytes[0], sep = c.d->element;
-      // A padding segment moves the case along the block; content around it
-      // and an envelope segment (where the bulk path stops) at the end.
-      const std::string buf = std::string("PAD") + sep + std::string(shift, 'X') + term + "REF" + sep + "1" + term +
-                              c.body + "QTY" + sep + "2" + term +
-                              (c.envelope == SegmentScanner::Envelope::X12 ? "SE*9*1~" : "UNT+9+1'");
-      CAPTURE(buf);
-      bulk += check_bulk_against(buf, *c.d, c.envelope, ends_one_by_one(buf, *c.d));
+  for (const bool sse2 : {false, true}) {
+    CAPTURE(sse2);
+    scanner_sse2_only(sse2);
+    for (const Case& c : cases) {
+      for (size_t shift = 0; shift < 80; ++shift) {
+        const char term = c.d->terminator.bytes[0], sep = c.d->element;
+        // A padding segment moves the case along the block; content around it
+        // and an envelope segment (where the bulk path stops) at the end.
+        const std::string buf = std::string("PAD") + sep + std::string(shift, 'X') + term + "REF" + sep + "1" + term +
+                                c.body + "QTY" + sep + "2" + term +
+                                (c.envelope == SegmentScanner::Envelope::X12 ? "SE*9*1~" : "UNT+9+1'");
+        CAPTURE(buf);
+        bulk += check_bulk_against(buf, *c.d, c.envelope, ends_one_by_one(buf, *c.d));
+      }
     }
   }
+  scanner_sse2_only(false);
   CHECK(bulk > 0);  // the bulk path was taken, not only next()
 }
 
