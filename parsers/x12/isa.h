@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,9 +25,9 @@ struct IsaHeader {
 
   // The header's characters without line breaks, and where each element is
   // in them (offsets, so a copy of the header stays whole).
-  char text[kMaxIsaScan + 1];
-  uint16_t at[17];
-  uint16_t size[17];
+  char text[kMaxIsaScan + 1] = {};
+  uint16_t at[17] = {};
+  uint16_t size[17] = {};
 };
 
 enum class IsaStatus { Ok, NeedMore, Invalid };
