@@ -328,6 +328,16 @@ TEST_CASE("business tables: lines booked 50 to a statement and the rest one by o
   sqlite3_close(raw);
 }
 
+TEST_CASE("SQLite runs in multi-thread mode: a connection takes no mutex of its own (each is one thread's)") {
+  if (test::on_postgresql()) return;
+  TempDb db;
+  auto s = db.open();  // the store's first connection sets the process's mode
+  sqlite3* raw = nullptr;
+  REQUIRE(sqlite3_open((db.dir + "/test.db").c_str(), &raw) == SQLITE_OK);
+  CHECK(sqlite3_db_mutex(raw) == nullptr);  // serialized mode gives every connection one
+  sqlite3_close(raw);
+}
+
 TEST_CASE("schema: migration 8 keeps every line of a database made at 7, now WITHOUT ROWID") {
   if (test::on_postgresql()) return;  // SQLite's migration
   TempDb db;

@@ -279,6 +279,11 @@ Result<std::unique_ptr<Connection>> open_connection(const std::string& path, con
     // No memory statistics (edihub reads none): without them sqlite3_malloc
     // takes no process-wide mutex, which every connection's thread met.
     (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    // Multi-thread mode: a connection takes no mutex of its own on each call
+    // (every bind, step and reset did). Each edihub connection is one
+    // thread's: a store belongs to the thread that opened it, and the group
+    // committer's connection to its thread.
+    (void)sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
     Poco::Data::SQLite::Connector::registerConnector();
   });
   if (options.synchronous != "full" && options.synchronous != "normal" && options.synchronous != "off")
