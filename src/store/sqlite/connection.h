@@ -1,6 +1,10 @@
 // One SQLite connection as the store's parts use it: the sqlite3 handle
 // (opened through POCO Data), statements prepared once, the clock, and the
 // mapping of SQLite result codes to Status values. Nothing here throws.
+//
+// A connection and its statements are one thread's at a time: SQLite runs
+// in multi-thread mode (open_connection sets it), with no mutex of its own
+// per connection, so two threads must never use one at once.
 #pragma once
 
 #include <sqlite3.h>
