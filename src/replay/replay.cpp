@@ -152,7 +152,9 @@ Status Replayer::run_edi(const std::string& path, const Report& report) {
         any = true;
         report({path, "", "", Outcome::Rejected, std::string(edi::code_name(e.code)) + ": " + e.text, 0, std::nullopt});
       });
-  std::vector<char> buf(kChunk);
+  // One buffer for every file of the run: a fresh one was zeroed per file.
+  std::vector<char>& buf = buffer_;
+  if (buf.size() != kChunk) buf.resize(kChunk);
   size_t have = 0;
   while (failure.is_ok()) {
     if (buf.size() - have < kChunk / 2) buf.resize(buf.size() * 2);  // a long segment

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "src/common/outcome.h"
 #include "src/protocols/as2/inbound.h"
@@ -52,6 +53,7 @@ class Replayer {
   store::Store& store_;
   SettingsLoader load_settings_;
   std::optional<std::pair<as2::Settings, as4::Settings>> settings_;
+  std::vector<char> buffer_;  // run_edi's reads
 };
 
 }  // namespace edihub::replay
