@@ -31,11 +31,19 @@ bool MessageSegments::next() {
   return true;
 }
 
-std::string MessageSegments::text(size_t i) const { return trim_blanks(edi::unescape(el_[i], d_)); }
+namespace {
 
-std::string MessageSegments::comp(size_t i, size_t c) const {
-  return trim_blanks(edi::unescape(edi::component(el_[i], d_, c), d_));
+// Trimmed, then unescaped: with no release character in it, one copy.
+std::string trimmed_value(std::string_view v, const edi::Delimiters& d) {
+  if (d.release == 0 || v.find(d.release) == std::string_view::npos) return trim_blanks(v);
+  return trim_blanks(edi::unescape(v, d));  // "A? " is "A ": unescape first
 }
+
+}  // namespace
+
+std::string MessageSegments::text(size_t i) const { return trimmed_value(el_[i], d_); }
+
+std::string MessageSegments::comp(size_t i, size_t c) const { return trimmed_value(edi::component(el_[i], d_, c), d_); }
 
 std::string MessageSegments::where() const { return internal::where(position_, seg_.tag); }
 
