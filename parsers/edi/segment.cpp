@@ -227,10 +227,10 @@ Elements split_on(std::string_view text, char sep, char release) {
   return e;
 }
 
-// Whether this CPU runs AVX2, asked once per process: the scanner then uses
-// its 32-byte forms.
 std::atomic<bool> sse2_only{false};  // scanner_sse2_only()
 
+// Whether this CPU runs AVX2, asked once per process: the scanner then uses
+// its 32-byte forms.
 bool cpu_has_avx2() {
 #if EDIHUB_SCAN_AVX2
   static const bool yes = __builtin_cpu_supports("avx2");

@@ -1,6 +1,7 @@
 // Splitting a byte stream into segments, and a segment into elements.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -24,13 +25,24 @@ struct Segment {
 // Values past kMax are dropped.
 struct Elements {
   static constexpr size_t kMax = 24;  // envelope segments have at most 17
+  Elements() = default;
+  // Copies the values only: the rest of `at` is never set (a split costs no
+  // more than its values).
+  Elements(const Elements& o) : count(o.count) { std::copy_n(o.at, o.count, at); }
+  Elements& operator=(const Elements& o) {
+    if (this != &o) {
+      count = o.count;
+      std::copy_n(o.at, o.count, at);
+    }
+    return *this;
+  }
   std::string_view operator[](size_t i) const {
     return i < count ? std::string_view(at[i].data, at[i].size) : std::string_view();
   }
   void push(const char* data, size_t size) { at[count++] = {data, size}; }
 
   size_t count = 0;
-  // Only the first `count` are set: a split costs no more than its values.
+  // The first `count` hold the values.
   struct Piece {
     const char* data;
     size_t size;
