@@ -501,33 +501,47 @@ struct BlockMasks {
 };
 
 // The masks of one whole block, 16 bytes at a time (SSE2).
-struct SplitSse2 {
-  static BlockMasks at(const char* p, const char special[4]) {
+class SplitSse2 {
+ public:
+  explicit SplitSse2(const char special[4]) { std::memcpy(special_, special, sizeof special_); }
+  BlockMasks at(const char* p) const {
     auto only = [&](char c) {
       const char one[4] = {c, c, c, c};
       return classify_block(p, one);
     };
-    const uint64_t term = only(special[0]);
-    return {term, only(special[1]) & ~term, only(special[2]) & ~term, only(special[3]) & ~term};
+    const uint64_t term = only(special_[0]);
+    return {term, only(special_[1]) & ~term, only(special_[2]) & ~term, only(special_[3]) & ~term};
   }
+
+ private:
+  char special_[4];
 };
 
 #if EDIHUB_SCAN_AVX2
-__attribute__((target("avx2"))) inline uint64_t equal_avx2(__m256i lo, __m256i hi, char c) {
-  const __m256i v = _mm256_set1_epi8(c);
+__attribute__((target("avx2"))) inline uint64_t equal_avx2(__m256i lo, __m256i hi, __m256i v) {
   return static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, v)))) |
          static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, v)))) << 32;
 }
 
-// The same, 32 bytes at a time, where the CPU has AVX2.
-struct SplitAvx2 {
-  __attribute__((target("avx2"))) static BlockMasks at(const char* p, const char special[4]) {
+// The same, 32 bytes at a time, where the CPU has AVX2; the four characters
+// are broadcast once per scan, not once per block.
+class SplitAvx2 {
+ public:
+  __attribute__((target("avx2"))) explicit SplitAvx2(const char special[4])
+      : term_(_mm256_set1_epi8(special[0])),
+        release_(_mm256_set1_epi8(special[1])),
+        cr_(_mm256_set1_epi8(special[2])),
+        lf_(_mm256_set1_epi8(special[3])) {}
+  __attribute__((target("avx2"))) BlockMasks at(const char* p) const {
     const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
     const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
-    const uint64_t term = equal_avx2(lo, hi, special[0]);
-    return {term, equal_avx2(lo, hi, special[1]) & ~term, equal_avx2(lo, hi, special[2]) & ~term,
-            equal_avx2(lo, hi, special[3]) & ~term};
+    const uint64_t term = equal_avx2(lo, hi, term_);
+    return {term, equal_avx2(lo, hi, release_) & ~term, equal_avx2(lo, hi, cr_) & ~term,
+            equal_avx2(lo, hi, lf_) & ~term};
   }
+
+ private:
+  __m256i term_, release_, cr_, lf_;
 };
 #endif
 
@@ -607,10 +621,10 @@ struct PlainScan {
 
 // The masks of the last block of the buffer, shorter than 64 bytes: copied out first.
 template <class Split>
-__attribute__((noinline)) BlockMasks tail_masks(const PlainScan& s, size_t at) {
+__attribute__((noinline)) BlockMasks tail_masks(const PlainScan& s, const Split& split, size_t at) {
   char tail[64] = {};
   std::memcpy(tail, s.data + at, s.size - at);
-  BlockMasks m = Split::at(tail, s.special);
+  BlockMasks m = split.at(tail);
   const uint64_t valid = (uint64_t{1} << (s.size - at)) - 1;
   m.term &= valid;
   m.release &= valid;
@@ -621,9 +635,9 @@ __attribute__((noinline)) BlockMasks tail_masks(const PlainScan& s, size_t at) {
 
 // The walk of the block at `at`, after the one *carry comes from.
 template <class Split>
-__attribute__((always_inline)) inline Walk walk_block(const PlainScan& s, size_t at, Carry* carry) {
-  if (__builtin_expect(at + 64 <= s.size, 1)) return walk_of(Split::at(s.data + at, s.special), carry);
-  return walk_of(tail_masks<Split>(s, at), carry);
+__attribute__((always_inline)) inline Walk walk_block(const PlainScan& s, const Split& split, size_t at, Carry* carry) {
+  if (__builtin_expect(at + 64 <= s.size, 1)) return walk_of(split.at(s.data + at), carry);
+  return walk_of(tail_masks(s, split, at), carry);
 }
 
 // The bulk loop of the scanner; see skip_plain(). Compiled once per Split,
@@ -637,10 +651,11 @@ __attribute__((always_inline)) inline void scan_plain(PlainScan* s) {
   size_t p = s->p;
   size_t block = p & ~size_t{63};
   if (block >= size) return;
+  const Split split(s->special);
   // Without the block before, a line break at bit 0 counts as stray: next()
   // then reads that segment, as it may.
   Carry carry;
-  Walk w = walk_block<Split>(*s, block, &carry);
+  Walk w = walk_block(*s, split, block, &carry);
   // Everything before p is behind us. From here on, w.term holds only the
   // terminators not yet consumed, and w.stray has no bit before p (a stray
   // character stops the walk), so finding the next terminator does not wait
@@ -674,7 +689,7 @@ __attribute__((always_inline)) inline void scan_plain(PlainScan* s) {
         if (stray != 0) goto done;
         at += 64;
         if (at >= size || at > start + s->max_bytes) goto done;  // start may be in this block already
-        const Walk n = walk_block<Split>(*s, at, &carry);
+        const Walk n = walk_block(*s, split, at, &carry);
         term = n.term;
         stray = n.stray;
       } while (term == 0);
