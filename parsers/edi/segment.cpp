@@ -80,10 +80,6 @@ size_t element_count(std::string_view segment, const Delimiters& d) {
   return count;
 }
 
-std::string_view component(std::string_view value, const Delimiters& d, size_t index) {
-  return nth(value, d.component, d.release, index);
-}
-
 namespace {
 
 // The next `sep` from `i` that no release character escapes, or npos.
@@ -114,14 +110,21 @@ void split_values(std::string_view text, char sep, char release, size_t max, std
 }
 
 std::string unescape(std::string_view value, const Delimiters& d) {
-  if (d.release == 0 || value.find(d.release) == std::string_view::npos) return std::string(value);
   std::string out;
-  out.reserve(value.size());
-  for (size_t i = 0; i < value.size(); ++i) {
-    if (d.release != 0 && value[i] == d.release && i + 1 < value.size()) ++i;
-    out.push_back(value[i]);
-  }
+  append_unescaped(&out, value, d);
   return out;
+}
+
+void append_unescaped(std::string* out, std::string_view value, const Delimiters& d) {
+  if (d.release == 0 || value.find(d.release) == std::string_view::npos) {
+    out->append(value);
+    return;
+  }
+  out->reserve(out->size() + value.size());
+  for (size_t i = 0; i < value.size(); ++i) {
+    if (value[i] == d.release && i + 1 < value.size()) ++i;
+    out->push_back(value[i]);
+  }
 }
 
 std::string_view trim(std::string_view s) {
@@ -421,7 +424,7 @@ inline bool upper_or_digit(char c) { return upper(c) || (c >= '0' && c <= '9'); 
 // What a byte can be in a tag (SegmentScanner::tag_class_).
 // kLetterA and kUnThird: the third letter of an X12 (ISA, IEA) and of an
 // EDIFACT (UNA, UNB, UNE, UNG, UNH, UNT, UNZ) envelope tag.
-enum : uint8_t { kUpper = 1, kAlnum = 2, kTagEnd = 4, kLetterA = 8, kUnThird = 16 };
+enum : uint8_t { kAlnum = 1, kTagEnd = 2, kLetterA = 4, kUnThird = 8 };
 
 // What the first two bytes of a tag say, for skip_plain(): one lookup of
 // both bytes together tells a valid start (a letter, then a letter or digit)
@@ -479,7 +482,6 @@ void SegmentScanner::set_tag_classes() {
     for (int c = 0; c < 256; ++c) {
       const char ch = static_cast<char>(c);
       uint8_t k = 0;
-      if (upper(ch)) k |= kUpper;
       if (upper_or_digit(ch)) k |= kAlnum;
       if (ch == 'A') k |= kLetterA;
       if (std::strchr("ABEGHTZ", c) != nullptr && c != 0) k |= kUnThird;
@@ -581,14 +583,14 @@ inline Walk walk_of(const BlockMasks& m, Carry* carry) {
 using PlainTags = std::array<uint8_t, 512>;
 
 inline size_t plain_tag_index(unsigned pair, unsigned third, unsigned fourth) {
-  return pair | ((third >> 1) & 15) << 4 | ((fourth >> 2) & 1) << 8;
+  return pair | (third & 15) << 4 | (fourth & kTagEnd) << 7;  // the fourth's tag end in bit 8
 }
 
 const PlainTags& plain_tags() {
   static const PlainTags table = [] {
     PlainTags t{};
     for (unsigned pair = 0; pair < 16; ++pair) {
-      for (unsigned third = 0; third < 32; third += 2) {  // kUpper does not matter here
+      for (unsigned third = 0; third < 16; ++third) {
         for (unsigned fourth : {0u, unsigned{kTagEnd}}) {
           const bool two = (third & kTagEnd) != 0;
           const bool three = !two && (third & kAlnum) != 0 && (fourth & kTagEnd) != 0;

@@ -57,14 +57,41 @@ Elements split_components(std::string_view element, const Delimiters& d);
 std::string_view element(std::string_view segment, const Delimiters& d, size_t index);
 // Number of elements after the tag.
 size_t element_count(std::string_view segment, const Delimiters& d);
-// Component `index` (0-based) of a composite element value.
-std::string_view component(std::string_view element, const Delimiters& d, size_t index);
+// Component `index` (0-based) of a composite element value; with `released`,
+// also whether that component has a release character to remove. Inline:
+// the envelope builders call it for every value of every header.
+inline std::string_view component(std::string_view value, const Delimiters& d, size_t index, bool* released = nullptr) {
+  // Element values are short: one pass, byte by byte, finds the component
+  // and whether a release character is in it.
+  const char release = d.release, separator = d.component;
+  size_t start = 0, end = value.size(), k = 0;
+  bool found_release = false;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    if (c == release && release != 0) {
+      if (k == index) found_release = true;
+      ++i;  // the next character is data
+    } else if (c == separator) {
+      if (k == index) {
+        end = i;
+        break;
+      }
+      ++k;
+      start = i + 1;
+    }
+  }
+  if (released != nullptr) *released = k == index && found_release;
+  return k == index ? value.substr(start, end - start) : std::string_view();
+}
+
 // The values of `text` between `sep` (an element or a component separator),
 // views into `text`: a separator after `release` (0: none) is data. At most
 // `max` values; the last one then holds the rest.
 void split_values(std::string_view text, char sep, char release, size_t max, std::vector<std::string_view>* out);
 // Removes release characters (EDIFACT `?+` -> `+`).
 std::string unescape(std::string_view value, const Delimiters& d);
+// The same, appended to *out.
+void append_unescaped(std::string* out, std::string_view value, const Delimiters& d);
 // Trailing spaces removed (X12 fixed-width ISA fields).
 std::string_view trim(std::string_view s);
 // 2-3 upper-case letters or digits, starting with a letter.

@@ -20,30 +20,9 @@ bool syntax_supported(std::string_view id, std::string_view version) {
 
 }  // namespace
 
-std::string_view EnvelopeBuilder::raw_value(const edi::Elements& e, size_t element, size_t comp, bool* released) const {
-  // Envelope values are short: one pass, byte by byte, finds the component
-  // and whether a release character is in it.
-  const std::string_view v = e[element];
-  const char release = d_.release;
-  size_t start = 0, k = 0;
-  *released = false;
-  for (size_t i = 0; i < v.size(); ++i) {
-    const char c = v[i];
-    if (c == release && release != 0) {
-      if (k == comp) *released = true;
-      ++i;  // the next character is data
-    } else if (c == d_.component) {
-      if (k == comp) return v.substr(start, i - start);
-      ++k;
-      start = i + 1;
-    }
-  }
-  return k == comp ? v.substr(start) : std::string_view();
-}
-
 void EnvelopeBuilder::set_value(std::string* out, const edi::Elements& e, size_t element, size_t comp) const {
   bool released = false;
-  const std::string_view v = raw_value(e, element, comp, &released);
+  const std::string_view v = edi::component(e[element], d_, comp, &released);
   if (released) {
     *out = edi::unescape(v, d_);
   } else {
@@ -55,14 +34,6 @@ std::string EnvelopeBuilder::value(const edi::Elements& e, size_t element, size_
   std::string out;
   set_value(&out, e, element, comp);
   return out;
-}
-
-void EnvelopeBuilder::append_value(std::string* out, std::string_view v) const {
-  if (d_.release == 0 || v.find(d_.release) == std::string_view::npos) {
-    out->append(v);
-  } else {
-    out->append(edi::unescape(v, d_));
-  }
 }
 
 void EnvelopeBuilder::set_party(edi::Party* out, const edi::Elements& e, size_t element) const {
@@ -203,11 +174,11 @@ void EnvelopeBuilder::on_unh(const Segment& s, uint64_t number) {
   // S009: type, then version, release and agency, and the association code
   // when there is one, kept as "D:96A:UN[:EAN008]".
   const edi::Elements id = edi::split_components(e[2], d_);
-  append_value(&m.type, id[0]);
+  edi::append_unescaped(&m.type, id[0], d_);
   const size_t parts = id[4].empty() ? 3 : 4;
   for (size_t k = 1; k <= parts; ++k) {
     if (k > 1) m.version += ':';
-    append_value(&m.version, id[k]);
+    edi::append_unescaped(&m.version, id[k], d_);
   }
   a_.open_message(s, number);
 }

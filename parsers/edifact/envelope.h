@@ -40,16 +40,11 @@ class EnvelopeBuilder {
   void on_body(const edi::Segment& s, uint64_t number);
   void close_message_missing_unt(const edi::Segment& at, uint64_t number);
   void close_group_at(const edi::Segment& at, uint64_t number);
-  // Component `comp` of element `element` as it is in the segment, and
-  // whether it has release characters to remove.
-  std::string_view raw_value(const edi::Elements& e, size_t element, size_t comp, bool* released) const;
-  // The same with its release characters removed.
+  // Component `comp` of element `element`, its release characters removed.
   std::string value(const edi::Elements& e, size_t element, size_t comp = 0) const;
   void set_value(std::string* out, const edi::Elements& e, size_t element, size_t comp = 0) const;
   // Element `element` as a party: id, then qualifier.
   void set_party(edi::Party* out, const edi::Elements& e, size_t element) const;
-  // Appends v with its release characters removed.
-  void append_value(std::string* out, std::string_view v) const;
 
   edi::Assembler a_;
   edi::Delimiters d_;

@@ -33,10 +33,10 @@ bool MessageSegments::next() {
 
 namespace {
 
-// Trimmed, then unescaped: with no release character in it, one copy.
+// Unescaped, then trimmed ("A? " is "A "); with no release character in it, one copy.
 std::string trimmed_value(std::string_view v, const edi::Delimiters& d) {
   if (d.release == 0 || v.find(d.release) == std::string_view::npos) return trim_blanks(v);
-  return trim_blanks(edi::unescape(v, d));  // "A? " is "A ": unescape first
+  return trim_blanks(edi::unescape(v, d));
 }
 
 }  // namespace
