@@ -60,7 +60,7 @@ std::optional<std::string> decimal_comp(const MessageSegments& s, size_t i, size
     *error = s.where() + ": " + name + " is empty";
     return std::nullopt;
   }
-  auto d = decimal_text(v, s.delimiters().decimal);
+  auto d = decimal_text(std::move(v), s.delimiters().decimal);  // v stays when it fails
   if (!d) {
     *error = s.where() + ": " + name + " " + quote(v) + " is not a decimal number (decimal mark '" +
              std::string(1, s.delimiters().decimal) + "')";
@@ -134,6 +134,7 @@ std::optional<int64_t> moa_amount(const MessageSegments& s, std::string* error) 
 Extracted extract_desadv(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
   Extracted out;
   ShipmentNotice doc;
+  doc.lines.reserve(line_reserve(m));
   MessageSegments s(ic, m, input);
   std::string error;
   Bgm bgm;
@@ -257,6 +258,7 @@ Extracted extract_desadv(const edi::Interchange& ic, const edi::Message& m, std:
 Extracted extract_invoic(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
   Extracted out;
   Invoice doc;
+  doc.lines.reserve(line_reserve(m));
   MessageSegments s(ic, m, input);
   std::string error;
   Bgm bgm;

@@ -1,5 +1,6 @@
 #include "src/business/extract_util.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace edihub::business::internal {
@@ -117,13 +118,18 @@ std::optional<Scaled> scaled(std::string_view s, char mark) {
   std::string_view whole = p->whole, fraction = p->fraction;
   while (!fraction.empty() && fraction.back() == '0') fraction.remove_suffix(1);
   while (!whole.empty() && whole.front() == '0') whole.remove_prefix(1);
-  std::string digits = std::string(whole) + std::string(fraction);
+  // The significant digits: the whole part, its leading zeros gone, then the
+  // fraction; with no whole part, the fraction's leading zeros are not
+  // significant either.
   size_t lead = 0;
-  while (lead < digits.size() && digits[lead] == '0') ++lead;
-  if (digits.size() - lead > 18) return std::nullopt;
+  if (whole.empty())
+    while (lead < fraction.size() && fraction[lead] == '0') ++lead;
+  if (whole.size() + fraction.size() - lead > 18) return std::nullopt;
   Scaled out;
   out.negative = p->negative;
-  for (size_t i = lead; i < digits.size(); ++i) out.mantissa = out.mantissa * 10 + (digits[i] - '0');
+  for (char c : whole) out.mantissa = out.mantissa * 10 + static_cast<uint64_t>(c - '0');
+  for (size_t i = lead; i < fraction.size(); ++i)
+    out.mantissa = out.mantissa * 10 + static_cast<uint64_t>(fraction[i] - '0');
   out.scale = static_cast<int>(fraction.size());
   if (fraction.size() > 1000) return std::nullopt;
   return out;
@@ -142,6 +148,14 @@ std::optional<std::string> decimal_text(std::string_view value, char mark) {
     out += p->fraction;
   }
   return out;
+}
+
+std::optional<std::string> decimal_text(std::string&& value, char mark) {
+  auto p = lex(value, mark);
+  if (!p) return std::nullopt;
+  const bool has_mark = value.size() > (p->negative ? 1 : 0) + p->whole.size();
+  if (!p->whole.empty() && (!has_mark || (mark == '.' && !p->fraction.empty()))) return std::move(value);
+  return decimal_text(std::string_view(value), mark);
 }
 
 std::optional<int64_t> product_minor(std::string_view quantity, std::string_view price, char mark) {
@@ -172,6 +186,8 @@ std::optional<int64_t> add_minor(int64_t a, int64_t b) {
   if (__builtin_add_overflow(a, b, &out)) return std::nullopt;
   return out;
 }
+
+size_t line_reserve(const edi::Message& m) { return std::min<size_t>(m.segments, 1024); }
 
 std::vector<Value> empty_values(const std::vector<Field>& fields) {
   std::vector<Value> out;

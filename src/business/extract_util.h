@@ -29,6 +29,10 @@ enum OrderLine { kLineNumber, kItemId, kItemIdType, kQuantity, kUnit, kUnitPrice
 enum ResponseField { kRespOrderNumber, kRespType, kRespBuyer, kRespSeller };
 enum ResponseLine { kRespLineNumber, kRespItemId, kRespItemIdType, kRespQuantity, kRespUnit, kRespStatus };
 
+// How many lines to make room for before a message is read: one per segment
+// at most, and no more than 1,024 up front (past that the vector grows).
+size_t line_reserve(const edi::Message& m);
+
 // One value per field, each empty (text ""), zero or NULL by its kind.
 std::vector<Value> empty_values(const std::vector<Field>& fields);
 // A handled document of type `t`, its fields empty: what a reader fills.
@@ -84,6 +88,9 @@ std::string trim_blanks(std::string_view s);
 // at least one digit. Returns it with '.' as the mark ("1,5" -> "1.5",
 // ",5" -> "0.5", "5," -> "5"), or nullopt when it is no such number.
 std::optional<std::string> decimal_text(std::string_view value, char mark);
+// The same, taking `value` over when it is already in that form (the usual
+// case); `value` is left as it was when it is no such number.
+std::optional<std::string> decimal_text(std::string&& value, char mark);
 
 // quantity x price in minor units (two decimals), rounded half away from
 // zero, computed exactly; nullopt when either is no decimal number, has more

@@ -1,6 +1,7 @@
 #include "src/business/registry.h"
 
 #include <exception>
+#include <utility>
 
 #include "src/business/extract_util.h"
 
@@ -17,12 +18,12 @@ struct Reader {
   ReadDocument (*read)(const edi::Interchange&, const edi::Message&, std::string_view);
 };
 
-ReadDocument typed(const Extracted& x) {
+ReadDocument typed(Extracted&& x) {
   ReadDocument out;
   out.handled = true;
-  out.error = x.error;
-  if (const auto* sn = std::get_if<ShipmentNotice>(&x.document)) out.document = to_document(*sn);
-  if (const auto* inv = std::get_if<Invoice>(&x.document)) out.document = to_document(*inv);
+  out.error = std::move(x.error);
+  if (auto* sn = std::get_if<ShipmentNotice>(&x.document)) out.document = to_document(std::move(*sn));
+  if (auto* inv = std::get_if<Invoice>(&x.document)) out.document = to_document(std::move(*inv));
   return out;
 }
 
@@ -163,37 +164,45 @@ Value optional_integer(const std::optional<int64_t>& v) { return v ? Value::of(*
 
 }  // namespace
 
-Document to_document(const ShipmentNotice& sn) {
+Document to_document(ShipmentNotice&& sn) {
   Document d;
   d.type = &shipment_notice_type();
-  d.number = sn.document_number;
+  d.number = std::move(sn.document_number);
   d.purpose = sn.purpose;
-  d.document_date = sn.document_date;
-  d.fields = {Value::of(sn.ship_date), Value::of(sn.order_number), Value::of(sn.ship_from),
-              Value::of(sn.ship_to),   Value::of(sn.carrier),      Value::of(sn.gross_weight)};
-  for (const ShipmentLine& l : sn.lines)
-    d.lines.push_back({Value::of(int64_t{l.line_number}), Value::of(l.item_id), Value::of(l.item_id_type),
-                       Value::of(l.supplier_item), Value::of(l.quantity), Value::of(l.unit),
-                       Value::of(l.order_number)});
+  d.document_date = std::move(sn.document_date);
+  d.fields = {Value::of(std::move(sn.ship_date)), Value::of(std::move(sn.order_number)),
+              Value::of(std::move(sn.ship_from)), Value::of(std::move(sn.ship_to)),
+              Value::of(std::move(sn.carrier)),   Value::of(std::move(sn.gross_weight))};
+  d.lines.reserve(sn.lines.size());
+  for (ShipmentLine& l : sn.lines)
+    d.lines.push_back({Value::of(int64_t{l.line_number}), Value::of(std::move(l.item_id)),
+                       Value::of(std::move(l.item_id_type)), Value::of(std::move(l.supplier_item)),
+                       Value::of(std::move(l.quantity)), Value::of(std::move(l.unit)),
+                       Value::of(std::move(l.order_number))});
   return d;
 }
 
-Document to_document(const Invoice& inv) {
+Document to_document(Invoice&& inv) {
   Document d;
   d.type = &invoice_type();
-  d.number = inv.invoice_number;
+  d.number = std::move(inv.invoice_number);
   d.purpose = inv.purpose;
-  d.document_date = inv.document_date;
+  d.document_date = std::move(inv.document_date);
   d.fields = {Value::of(int64_t{inv.credit_note ? 1 : 0}),
-              Value::of(inv.order_number),
-              Value::of(inv.currency),
+              Value::of(std::move(inv.order_number)),
+              Value::of(std::move(inv.currency)),
               Value::of(inv.total_minor),
               optional_integer(inv.tax_minor),
               optional_integer(inv.line_total_minor)};
-  for (const InvoiceLine& l : inv.lines)
-    d.lines.push_back({Value::of(int64_t{l.line_number}), Value::of(l.item_id), Value::of(l.item_id_type),
-                       Value::of(l.quantity), Value::of(l.unit), Value::of(l.unit_price), Value::of(l.amount_minor)});
+  d.lines.reserve(inv.lines.size());
+  for (InvoiceLine& l : inv.lines)
+    d.lines.push_back({Value::of(int64_t{l.line_number}), Value::of(std::move(l.item_id)),
+                       Value::of(std::move(l.item_id_type)), Value::of(std::move(l.quantity)),
+                       Value::of(std::move(l.unit)), Value::of(std::move(l.unit_price)), Value::of(l.amount_minor)});
   return d;
 }
+
+Document to_document(const ShipmentNotice& sn) { return to_document(ShipmentNotice(sn)); }
+Document to_document(const Invoice& inv) { return to_document(Invoice(inv)); }
 
 }  // namespace edihub::business

@@ -94,7 +94,10 @@ bool books(const edi::Interchange& ic, const edi::Message& m);
 // Reads the document of `m` (its bytes are input[m.span]). Pure: no I/O.
 ReadDocument read_document(const edi::Interchange& ic, const edi::Message& m, std::string_view input);
 
-// The typed documents as registry documents (their readers' results).
+// The typed documents as registry documents (their readers' results); the
+// rvalue forms move the texts instead of copying them.
+Document to_document(ShipmentNotice&& sn);
+Document to_document(Invoice&& inv);
 Document to_document(const ShipmentNotice& sn);
 Document to_document(const Invoice& inv);
 

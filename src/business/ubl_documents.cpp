@@ -1,6 +1,7 @@
 #include "src/business/ubl_documents.h"
 
 #include <optional>
+#include <utility>
 
 #include "src/business/extract_util.h"
 
@@ -211,7 +212,7 @@ ReadDocument read_document(const ubl::Invoice& in) {
   r.handled = true;
   Invoice inv;
   r.error = to_invoice(in, &inv);
-  if (r.error.empty()) r.document = to_document(inv);
+  if (r.error.empty()) r.document = to_document(std::move(inv));
   return r;
 }
 
@@ -220,7 +221,7 @@ ReadDocument read_document(const ubl::DespatchAdvice& in) {
   r.handled = true;
   ShipmentNotice sn;
   r.error = to_shipment_notice(in, &sn);
-  if (r.error.empty()) r.document = to_document(sn);
+  if (r.error.empty()) r.document = to_document(std::move(sn));
   return r;
 }
 

@@ -60,7 +60,7 @@ std::optional<std::string> decimal_element(const MessageSegments& s, size_t i, c
     *error = s.where() + ": " + name + " is empty";
     return std::nullopt;
   }
-  auto d = decimal_text(v, '.');
+  auto d = decimal_text(std::move(v), '.');  // v stays when it fails
   if (!d) *error = s.where() + ": " + name + " " + quote(v) + " is not a decimal number";
   return d;
 }
@@ -84,6 +84,7 @@ struct PendingLine {
 Extracted extract_x12_856(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
   Extracted out;
   ShipmentNotice doc;
+  doc.lines.reserve(line_reserve(m));
   MessageSegments s(ic, m, input);
   std::string error;
   bool have_bsn = false;
@@ -213,6 +214,7 @@ Extracted extract_x12_856(const edi::Interchange& ic, const edi::Message& m, std
 Extracted extract_x12_810(const edi::Interchange& ic, const edi::Message& m, std::string_view input) {
   Extracted out;
   Invoice doc;
+  doc.lines.reserve(line_reserve(m));
   MessageSegments s(ic, m, input);
   std::string error;
   bool have_big = false, have_tds = false, have_cur = false;

@@ -386,6 +386,33 @@ TEST_CASE("X12 810: credit memo, purpose, currency, taxes, exact amounts") {
   CHECK(invoice(dotted.docs[0]).total_minor == 88308);
 }
 
+TEST_CASE("X12 810: decimal forms as read, and the significant digits an amount may have") {
+  // Quantities and prices are kept as decimal text with '.' and a whole part;
+  // the amount counts significant digits only (leading zeros are not).
+  auto r = read_bytes(x12_set(
+      "810", {"BIG*20240102*INV-D", "IT1*1*5.*EA*.5", "IT1*2*-.25*EA*004.50", "IT1*3*0.000000000000000000000012*EA*1",
+              "IT1*4*0.000000000000000012345678901234567*EA*100000000000000000", "IT1*5* 7 *EA*2", "TDS*0"}));
+  REQUIRE(r.docs.size() == 1);
+  const auto& d = invoice(r.docs[0]);
+  REQUIRE(d.lines.size() == 5);
+  CHECK(d.lines[0].quantity == "5");
+  CHECK(d.lines[0].unit_price == "0.5");
+  CHECK(d.lines[0].amount_minor == 250);
+  CHECK(d.lines[1].quantity == "-0.25");
+  CHECK(d.lines[1].unit_price == "004.50");
+  CHECK(d.lines[1].amount_minor == -113);  // -1.125: half away from zero
+  CHECK(d.lines[2].quantity == "0.000000000000000000000012");
+  CHECK(d.lines[2].amount_minor == 0);
+  CHECK(d.lines[3].amount_minor == 123);  // 17 significant digits x 10^17: 1.2345...
+  CHECK(d.lines[4].quantity == "7");
+  CHECK(d.lines[4].amount_minor == 1400);
+
+  // 19 significant digits are beyond the range, wherever the zeros are.
+  std::string e =
+      error_of(read_bytes(x12_set("810", {"BIG*20240102*INV-E", "IT1*1*0.0001234567890123456789*EA*1", "TDS*0"})));
+  CHECK(contains(e, "segment 5 (IT1): IT102 x IT104 (0.0001234567890123456789 x 1) is beyond the supported range"));
+}
+
 TEST_CASE("X12 810 errors") {
   const std::string sample = test::read_file(test::source_path("samples/edi/x12-810-004010.edi"));
   SUBCASE("TDS missing") {
