@@ -53,12 +53,13 @@ char hex(unsigned n) { return "0123456789ABCDEF"[n & 15]; }
 std::optional<std::string> header_problem(const http::HttpRequest& r, const EdgeLimits& limits) {
   if (r.headers.size() > limits.max_headers) return "more than " + std::to_string(limits.max_headers) + " headers";
   for (const auto& [name, value] : r.headers) {
-    const std::string shown = partner_text(name, 64);
+    // The name made safe to show, on the error path only (every request passes here).
+    auto shown = [&name = name] { return partner_text(name, 64); };
     if (value.size() > limits.max_value_bytes)
-      return "header " + shown + " is longer than " + std::to_string(limits.max_value_bytes) + " bytes";
+      return "header " + shown() + " is longer than " + std::to_string(limits.max_value_bytes) + " bytes";
     if (size_t at = bad_byte(value); at != std::string_view::npos) {
       const unsigned char c = static_cast<unsigned char>(value[at]);
-      return "header " + shown + " has byte 0x" + hex(c >> 4) + hex(c) + " at position " + std::to_string(at + 1) +
+      return "header " + shown() + " has byte 0x" + hex(c >> 4) + hex(c) + " at position " + std::to_string(at + 1) +
              ": control characters and invalid UTF-8 are not allowed in header values";
     }
   }
