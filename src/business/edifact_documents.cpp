@@ -60,12 +60,12 @@ std::optional<std::string> decimal_comp(const MessageSegments& s, size_t i, size
     *error = s.where() + ": " + name + " is empty";
     return std::nullopt;
   }
-  auto d = decimal_text(std::move(v), s.delimiters().decimal);  // v stays when it fails
-  if (!d) {
+  if (!normalize_decimal(&v, s.delimiters().decimal)) {
     *error = s.where() + ": " + name + " " + quote(v) + " is not a decimal number (decimal mark '" +
              std::string(1, s.delimiters().decimal) + "')";
+    return std::nullopt;
   }
-  return d;
+  return v;
 }
 
 // The BGM common to both messages: 1001, 1004, 1225.

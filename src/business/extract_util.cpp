@@ -150,12 +150,13 @@ std::optional<std::string> decimal_text(std::string_view value, char mark) {
   return out;
 }
 
-std::optional<std::string> decimal_text(std::string&& value, char mark) {
-  auto p = lex(value, mark);
-  if (!p) return std::nullopt;
-  const bool has_mark = value.size() > (p->negative ? 1 : 0) + p->whole.size();
-  if (!p->whole.empty() && (!has_mark || (mark == '.' && !p->fraction.empty()))) return std::move(value);
-  return decimal_text(std::string_view(value), mark);
+bool normalize_decimal(std::string* value, char mark) {
+  auto p = lex(*value, mark);
+  if (!p) return false;
+  const bool has_mark = value->size() > (p->negative ? 1 : 0) + p->whole.size();
+  if (p->whole.empty() || (has_mark && (mark != '.' || p->fraction.empty())))
+    *value = *decimal_text(std::string_view(*value), mark);
+  return true;
 }
 
 std::optional<int64_t> product_minor(std::string_view quantity, std::string_view price, char mark) {

@@ -88,9 +88,9 @@ std::string trim_blanks(std::string_view s);
 // at least one digit. Returns it with '.' as the mark ("1,5" -> "1.5",
 // ",5" -> "0.5", "5," -> "5"), or nullopt when it is no such number.
 std::optional<std::string> decimal_text(std::string_view value, char mark);
-// The same, taking `value` over when it is already in that form (the usual
-// case); `value` is left as it was when it is no such number.
-std::optional<std::string> decimal_text(std::string&& value, char mark);
+// The same in place: false, `*value` unchanged, when it is no such number.
+// A value already in that form (the usual case) is not rebuilt.
+bool normalize_decimal(std::string* value, char mark);
 
 // quantity x price in minor units (two decimals), rounded half away from
 // zero, computed exactly; nullopt when either is no decimal number, has more

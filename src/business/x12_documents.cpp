@@ -60,9 +60,11 @@ std::optional<std::string> decimal_element(const MessageSegments& s, size_t i, c
     *error = s.where() + ": " + name + " is empty";
     return std::nullopt;
   }
-  auto d = decimal_text(std::move(v), '.');  // v stays when it fails
-  if (!d) *error = s.where() + ": " + name + " " + quote(v) + " is not a decimal number";
-  return d;
+  if (!normalize_decimal(&v, '.')) {
+    *error = s.where() + ": " + name + " " + quote(v) + " is not a decimal number";
+    return std::nullopt;
+  }
+  return v;
 }
 
 struct Hl {
