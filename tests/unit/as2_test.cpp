@@ -3,7 +3,10 @@
 #include <openssl/objects.h>
 
 #include "parsers/mime/transfer.h"
+#include "src/common/budget.h"
+#include "src/crypto/cms.h"
 #include "src/protocols/as2/mdn.h"
+#include "src/protocols/as2/unwrap.h"
 #include "src/protocols/as4/inbound.h"
 #include "tests/unit/test_util.h"
 
@@ -174,4 +177,72 @@ TEST_CASE("a signed MDN's signature omits SMIMECapabilities; a signed message li
   auto message = crypto::sign_detached("Content-Type: application/edi-x12\r\n\r\nISA~", us, "sha256");
   REQUIRE(message.is_ok());
   CHECK(lists_capabilities(message.value()));
+}
+
+TEST_CASE("the MIC covers the signed part when signed, the decrypted entity when only encrypted") {
+  auto load = [](const std::string& name) {
+    auto cert = crypto::Certificate::load_pem_file(test::source_path("partners/certs/" + name + ".crt"));
+    auto key = crypto::PrivateKey::load_pem_file(test::source_path("partners/certs/" + name + ".key"));
+    REQUIRE(cert.is_ok());
+    REQUIRE(key.is_ok());
+    return crypto::Identity{cert.value(), key.value()};
+  };
+  const crypto::Identity us = load("edihub"), acme = load("acme");
+  const std::string entity = "Content-Type: application/edi-x12\r\n\r\nISA*00~IEA*1*000000001~";
+  auto sig = crypto::sign_detached(entity, acme, "sha256");
+  REQUIRE(sig.is_ok());
+  const std::string signed_entity =
+      "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=sha-256; boundary=\"b1\"\r\n"
+      "\r\n--b1\r\n" +
+      entity + "\r\n--b1\r\nContent-Type: application/pkcs7-signature\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
+      mime::base64_encode_lines(sig.value()) + "--b1--\r\n";
+  // The HTTP headers and body of an encrypted message (the entity views `der`).
+  auto enveloped = [&](const std::string& inner, std::string* der) {
+    auto d = crypto::encrypt(inner, us.certificate);
+    REQUIRE(d.is_ok());
+    *der = d.value();
+    mime::Entity outer;
+    outer.headers.push_back({"Content-Type", "application/pkcs7-mime; smime-type=enveloped-data"});
+    outer.headers.push_back({"Content-Transfer-Encoding", "binary"});
+    outer.body = *der;
+    outer.raw = *der;
+    return outer;
+  };
+  std::string der;
+  as2::UnwrapOptions options;
+  options.identities = {us};
+  options.signers = {acme.certificate};
+  const std::string mic_of_entity = crypto::mic(entity, "sha-256").value();
+  Budget budget(1 << 24);
+
+  SUBCASE("signed and encrypted: the signed part, headers included") {
+    mime::Entity outer = enveloped(signed_entity, &der);
+    Lease lease(&budget, 1 << 20);
+    auto u = as2::unwrap(outer, options, lease);
+    REQUIRE_MESSAGE(u.is_ok(), u.status().message());
+    CHECK(u->signed_);
+    CHECK(u->encrypted);
+    CHECK(u->mic == mic_of_entity);
+    CHECK(u->mic_algorithm == "sha-256");
+  }
+  SUBCASE("encrypted only: the decrypted entity") {
+    mime::Entity outer = enveloped(entity, &der);
+    Lease lease(&budget, 1 << 20);
+    auto u = as2::unwrap(outer, options, lease);
+    REQUIRE_MESSAGE(u.is_ok(), u.status().message());
+    CHECK_FALSE(u->signed_);
+    CHECK(u->mic == mic_of_entity);
+  }
+  SUBCASE("encrypted twice: the innermost decrypted entity") {
+    auto inner = crypto::encrypt(entity, us.certificate);
+    REQUIRE(inner.is_ok());
+    mime::Entity outer = enveloped(
+        "Content-Type: application/pkcs7-mime; smime-type=enveloped-data\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
+            inner.value(),
+        &der);
+    Lease lease(&budget, 1 << 20);
+    auto u = as2::unwrap(outer, options, lease);
+    REQUIRE_MESSAGE(u.is_ok(), u.status().message());
+    CHECK(u->mic == mic_of_entity);
+  }
 }

@@ -59,6 +59,9 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
     out.mic_algorithm = options.mic_algorithm;
     return Status::ok();
   };
+  // Set after a decryption while no signature has been read: the MIC covers
+  // the decrypted entity unless a signature is next (then the signed part).
+  bool mic_of_decrypted = false;
   auto replace_layer = [&](std::string next) {
     lease.give_back(layer.size());
     layer = std::move(next);
@@ -76,6 +79,12 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
     mime::ContentType ct = e.content_type();
     if (const mime::Header* declared = e.find("Content-Type"))
       if (mime::Error err = mime::parse_content_type(declared->value, &ct)) return unexpected(err.message);
+    if (mic_of_decrypted) {
+      // Hashed only when no signature follows: the signature's MIC would
+      // replace it (one pass less over a signed and encrypted message).
+      mic_of_decrypted = false;
+      if (!ct.is("multipart/signed")) RETURN_IF_ERROR(set_mic(current));
+    }
 
     if (ct.is("multipart/signed")) {
       std::vector<std::string_view> parts;
@@ -132,10 +141,9 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
         inner = crypto::decrypt(der, options.identities);
         if (!inner.is_ok()) return inner.status();
         RETURN_IF_ERROR(counted(lease, inner->size()));
-        // Encrypted, not (yet) signed: the MIC covers the decrypted entity.
-        if (!out.signed_) {
-          RETURN_IF_ERROR(set_mic(inner.value()));
-        }
+        // Encrypted, not (yet) signed: the MIC covers the decrypted entity
+        // (hashed at the next layer, once it is known not to be a signature).
+        mic_of_decrypted = !out.signed_;
         out.encrypted = true;
       }
       replace_layer(std::move(inner.value()));
