@@ -309,6 +309,12 @@ Result<Verified> verify_detached(std::string_view content, std::string_view sign
   const ASN1_OBJECT* obj = nullptr;
   X509_ALGOR_get0(&obj, nullptr, nullptr, alg);
   v.digest = digest_name(OBJ_nid2sn(OBJ_obj2nid(obj)));
+  // -3: exactly one messageDigest attribute, or none found.
+  const auto* md = static_cast<const ASN1_OCTET_STRING*>(
+      CMS_signed_get0_data_by_OBJ(si, OBJ_nid2obj(NID_pkcs9_messageDigest), -3, V_ASN1_OCTET_STRING));
+  if (md != nullptr)
+    v.content_digest.assign(reinterpret_cast<const char*>(ASN1_STRING_get0_data(md)),
+                            static_cast<size_t>(ASN1_STRING_length(md)));
   return v;
 }
 
@@ -387,6 +393,11 @@ Result<std::string> mic(std::string_view content, std::string_view algorithm) {
   if (EVP_Digest(content.data(), content.size(), digest, &len, md, nullptr) != 1)
     return Status::invalid("digest failed: " + openssl_errors());
   return mime::base64_encode({reinterpret_cast<const char*>(digest), len});
+}
+
+Result<std::string> mic(std::string_view content, const Verified& verified, std::string_view algorithm) {
+  if (verified.content_digest.empty() || digest_name(algorithm) != verified.digest) return mic(content, algorithm);
+  return mime::base64_encode(verified.content_digest);
 }
 
 }  // namespace edihub::crypto

@@ -65,6 +65,10 @@ Result<std::string> decrypt(std::string_view der, const std::vector<Identity>& i
 struct Verified {
   Certificate signer;
   std::string digest;  // "sha1", "sha256" ... as the signer used it
+  // The content's digest with `digest`, raw bytes, from the signed
+  // messageDigest attribute (the verification checked it against the
+  // content); empty when the signature has no signed attributes.
+  std::string content_digest;
 };
 
 // Verifies a DER detached signature over the exact bytes of `content` (the
@@ -106,5 +110,8 @@ Result<std::string> sign_detached(std::string_view content, const Identity& sign
 // Message integrity check (RFC 4130 7.3.1): base64 of the digest of `content`
 // with `algorithm` as AS2 names it ("sha-256", "sha256", "sha1", "md5" ...).
 Result<std::string> mic(std::string_view content, std::string_view algorithm);
+// The same for the content `verified` was verified over: its signed digest
+// when `algorithm` is the one the signer used, without hashing `content` again.
+Result<std::string> mic(std::string_view content, const Verified& verified, std::string_view algorithm);
 
 }  // namespace edihub::crypto

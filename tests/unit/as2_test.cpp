@@ -225,6 +225,23 @@ TEST_CASE("the MIC covers the signed part when signed, the decrypted entity when
     CHECK(u->mic == mic_of_entity);
     CHECK(u->mic_algorithm == "sha-256");
   }
+  SUBCASE("signed and encrypted, another algorithm asked: the signed part hashed with it") {
+    options.mic_algorithm = "sha-512";
+    mime::Entity outer = enveloped(signed_entity, &der);
+    Lease lease(&budget, 1 << 20);
+    auto u = as2::unwrap(outer, options, lease);
+    REQUIRE_MESSAGE(u.is_ok(), u.status().message());
+    CHECK(u->mic == crypto::mic(entity, "sha-512").value());
+    CHECK(u->mic_algorithm == "sha-512");
+  }
+  SUBCASE("the signature's digest serves as the MIC, checked by the verification") {
+    auto v = crypto::verify_detached(entity, sig.value(), {acme.certificate});
+    REQUIRE(v.is_ok());
+    CHECK(mime::base64_encode(v->content_digest) == mic_of_entity);
+    // Taken from the signature, not hashed again (the content is not read).
+    CHECK(crypto::mic("", v.value(), "sha-256").value() == mic_of_entity);
+    CHECK(crypto::mic(entity, v.value(), "sha1").value() == crypto::mic(entity, "sha1").value());
+  }
   SUBCASE("encrypted only: the decrypted entity") {
     mime::Entity outer = enveloped(entity, &der);
     Lease lease(&budget, 1 << 20);

@@ -53,12 +53,13 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
   // building the next one replaces it, so at most two are held at once.
   std::string layer;
   std::string_view current;
-  auto set_mic = [&](std::string_view covered) -> Status {
-    ASSIGN_OR_RETURN(std::string m, crypto::mic(covered, options.mic_algorithm));
-    out.mic = m;
+  auto take_mic = [&](Result<std::string> m) -> Status {
+    if (!m.is_ok()) return m.status();
+    out.mic = std::move(m.value());
     out.mic_algorithm = options.mic_algorithm;
     return Status::ok();
   };
+  auto set_mic = [&](std::string_view covered) { return take_mic(crypto::mic(covered, options.mic_algorithm)); };
   // Set after a decryption while no signature has been read: the MIC covers
   // the decrypted entity unless a signature is next (then the signed part).
   bool mic_of_decrypted = false;
@@ -113,7 +114,9 @@ Result<Unwrapped> unwrap(const mime::Entity& outer, const UnwrapOptions& options
       if (!out.signed_) {
         // The MIC covers what the signature covered: the first part, headers
         // included, in the form that verified (RFC 4130 7.3.1).
-        RETURN_IF_ERROR(set_mic(canonical_verified ? std::string_view(canonical) : signed_part));
+        // The signature's own digest of it when the partner asked for that algorithm.
+        RETURN_IF_ERROR(take_mic(
+            crypto::mic(canonical_verified ? std::string_view(canonical) : signed_part, *v, options.mic_algorithm)));
       }
       out.signed_ = true;
       out.signer_subject = v->signer.subject();
