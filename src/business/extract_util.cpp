@@ -135,27 +135,25 @@ std::optional<Scaled> scaled(std::string_view s, char mark) {
   return out;
 }
 
-}  // namespace
-
-std::optional<std::string> decimal_text(std::string_view value, char mark) {
-  auto p = lex(value, mark);
-  if (!p) return std::nullopt;
+// The decimal `p` was read from, with '.' as the mark and a whole part.
+std::string decimal_form(const Parts& p) {
   std::string out;
-  if (p->negative) out += '-';
-  out += p->whole.empty() ? std::string_view("0") : p->whole;
-  if (!p->fraction.empty()) {
+  if (p.negative) out += '-';
+  out += p.whole.empty() ? std::string_view("0") : p.whole;
+  if (!p.fraction.empty()) {
     out += '.';
-    out += p->fraction;
+    out += p.fraction;
   }
   return out;
 }
+
+}  // namespace
 
 bool normalize_decimal(std::string* value, char mark) {
   auto p = lex(*value, mark);
   if (!p) return false;
   const bool has_mark = value->size() > (p->negative ? 1 : 0) + p->whole.size();
-  if (p->whole.empty() || (has_mark && (mark != '.' || p->fraction.empty())))
-    *value = *decimal_text(std::string_view(*value), mark);
+  if (p->whole.empty() || (has_mark && (mark != '.' || p->fraction.empty()))) *value = decimal_form(*p);
   return true;
 }
 

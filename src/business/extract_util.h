@@ -85,11 +85,10 @@ std::string quote(std::string_view value);
 std::string trim_blanks(std::string_view s);
 
 // A decimal number: optional '-', digits, optionally `mark` and more digits,
-// at least one digit. Returns it with '.' as the mark ("1,5" -> "1.5",
-// ",5" -> "0.5", "5," -> "5"), or nullopt when it is no such number.
-std::optional<std::string> decimal_text(std::string_view value, char mark);
-// The same in place: false, `*value` unchanged, when it is no such number.
-// A value already in that form (the usual case) is not rebuilt.
+// at least one digit. Rewrites `*value` in place with '.' as the mark and a
+// whole part ("1,5" -> "1.5", ",5" -> "0.5", "5," -> "5"); false, `*value`
+// unchanged, when it is no such number. A value already in that form (the
+// usual case) is not rebuilt.
 bool normalize_decimal(std::string* value, char mark);
 
 // quantity x price in minor units (two decimals), rounded half away from

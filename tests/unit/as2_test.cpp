@@ -196,43 +196,38 @@ TEST_CASE("the MIC covers the signed part when signed, the decrypted entity when
       "\r\n--b1\r\n" +
       entity + "\r\n--b1\r\nContent-Type: application/pkcs7-signature\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
       mime::base64_encode_lines(sig.value()) + "--b1--\r\n";
-  // The HTTP headers and body of an encrypted message (the entity views `der`).
-  auto enveloped = [&](const std::string& inner, std::string* der) {
-    auto d = crypto::encrypt(inner, us.certificate);
-    REQUIRE(d.is_ok());
-    *der = d.value();
-    mime::Entity outer;
-    outer.headers.push_back({"Content-Type", "application/pkcs7-mime; smime-type=enveloped-data"});
-    outer.headers.push_back({"Content-Transfer-Encoding", "binary"});
-    outer.body = *der;
-    outer.raw = *der;
-    return outer;
-  };
-  std::string der;
   as2::UnwrapOptions options;
   options.identities = {us};
   options.signers = {acme.certificate};
   const std::string mic_of_entity = crypto::mic(entity, "sha-256").value();
   Budget budget(1 << 24);
+  // `inner` encrypted to us, as an AS2 body with its headers, unwrapped.
+  auto unwrapped = [&](const std::string& inner) {
+    auto der = crypto::encrypt(inner, us.certificate);
+    REQUIRE(der.is_ok());
+    mime::Entity outer;
+    outer.headers.push_back({"Content-Type", "application/pkcs7-mime; smime-type=enveloped-data"});
+    outer.headers.push_back({"Content-Transfer-Encoding", "binary"});
+    outer.body = der.value();
+    outer.raw = der.value();
+    Lease lease(&budget, 1 << 20);
+    Result<as2::Unwrapped> u = as2::unwrap(outer, options, lease);
+    REQUIRE_MESSAGE(u.is_ok(), u.status().message());
+    return std::move(u.value());
+  };
 
   SUBCASE("signed and encrypted: the signed part, headers included") {
-    mime::Entity outer = enveloped(signed_entity, &der);
-    Lease lease(&budget, 1 << 20);
-    auto u = as2::unwrap(outer, options, lease);
-    REQUIRE_MESSAGE(u.is_ok(), u.status().message());
-    CHECK(u->signed_);
-    CHECK(u->encrypted);
-    CHECK(u->mic == mic_of_entity);
-    CHECK(u->mic_algorithm == "sha-256");
+    const as2::Unwrapped u = unwrapped(signed_entity);
+    CHECK(u.signed_);
+    CHECK(u.encrypted);
+    CHECK(u.mic == mic_of_entity);
+    CHECK(u.mic_algorithm == "sha-256");
   }
   SUBCASE("signed and encrypted, another algorithm asked: the signed part hashed with it") {
     options.mic_algorithm = "sha-512";
-    mime::Entity outer = enveloped(signed_entity, &der);
-    Lease lease(&budget, 1 << 20);
-    auto u = as2::unwrap(outer, options, lease);
-    REQUIRE_MESSAGE(u.is_ok(), u.status().message());
-    CHECK(u->mic == crypto::mic(entity, "sha-512").value());
-    CHECK(u->mic_algorithm == "sha-512");
+    const as2::Unwrapped u = unwrapped(signed_entity);
+    CHECK(u.mic == crypto::mic(entity, "sha-512").value());
+    CHECK(u.mic_algorithm == "sha-512");
   }
   SUBCASE("the signature's digest serves as the MIC, checked by the verification") {
     auto v = crypto::verify_detached(entity, sig.value(), {acme.certificate});
@@ -243,23 +238,16 @@ TEST_CASE("the MIC covers the signed part when signed, the decrypted entity when
     CHECK(crypto::mic(entity, v.value(), "sha1").value() == crypto::mic(entity, "sha1").value());
   }
   SUBCASE("encrypted only: the decrypted entity") {
-    mime::Entity outer = enveloped(entity, &der);
-    Lease lease(&budget, 1 << 20);
-    auto u = as2::unwrap(outer, options, lease);
-    REQUIRE_MESSAGE(u.is_ok(), u.status().message());
-    CHECK_FALSE(u->signed_);
-    CHECK(u->mic == mic_of_entity);
+    const as2::Unwrapped u = unwrapped(entity);
+    CHECK_FALSE(u.signed_);
+    CHECK(u.mic == mic_of_entity);
   }
   SUBCASE("encrypted twice: the innermost decrypted entity") {
     auto inner = crypto::encrypt(entity, us.certificate);
     REQUIRE(inner.is_ok());
-    mime::Entity outer = enveloped(
+    const as2::Unwrapped u = unwrapped(
         "Content-Type: application/pkcs7-mime; smime-type=enveloped-data\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
-            inner.value(),
-        &der);
-    Lease lease(&budget, 1 << 20);
-    auto u = as2::unwrap(outer, options, lease);
-    REQUIRE_MESSAGE(u.is_ok(), u.status().message());
-    CHECK(u->mic == mic_of_entity);
+        inner.value());
+    CHECK(u.mic == mic_of_entity);
   }
 }
