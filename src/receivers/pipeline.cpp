@@ -116,11 +116,13 @@ std::optional<http::HttpAnswer> Pipeline::screen(const Context& c, Protocol& p, 
   return std::nullopt;
 }
 
-// A retransmission of something settled, answered from one indexed read:
-// byte-identical copies of completed messages, poison keys whatever the copy
-// (no private-key operation for a partner looping on a bad message), and the
-// stored answer to a conflicting copy.
+// The raw digest first (the envelope, which screen() runs on the I/O thread
+// too, does not hash the body). Then a retransmission of something settled,
+// answered from one indexed read: byte-identical copies of completed
+// messages, poison keys whatever the copy (no private-key operation for a
+// partner looping on a bad message), and the stored answer to a conflicting copy.
 Next Pipeline::stored(Message& m, http::HttpAnswer* answer) {
+  m.work.claim.raw = p_.raw_digest(m.request);
   const store::MessageKey& key = m.work.claim.key;
   Result<std::optional<store::KeyRecord>> known = store_.lookup(key);
   if (!known.is_ok() || !known.value()) return Next::Continue;  // the gate decides

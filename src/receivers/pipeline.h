@@ -97,9 +97,14 @@ class Protocol {
   virtual std::string_view name() const = 0;  // "as2", "as4"
   // True when the envelope is in the body (AS4), so screen() cannot read it.
   virtual bool envelope_in_body() const = 0;
-  // Sets m.partner, m.work.claim.key and .raw and m.work.arrival.transport_id,
-  // or answers (malformed, unknown sender, not for us).
+  // Sets m.partner, m.work.claim.key and m.work.arrival.transport_id, or
+  // answers (malformed, unknown sender, not for us). Reads no more of the
+  // body than the envelope needs: screen() runs it on an I/O thread.
   virtual Next envelope(Message& m, http::HttpAnswer* answer) = 0;
+  // The digest of the bytes as received, as the outer entity: what tells a
+  // byte-identical retransmission (and a replayed capture) apart. Its form
+  // is stored with every key: it never changes.
+  virtual store::RawDigest raw_digest(const http::HttpRequest& request) const = 0;
   // Fills m.payloads and m.work.claim.payload; a permanent failure sets
   // m.failure instead; a transient one (over the unwrap budget) answers.
   virtual Next unwrap(Message& m, http::HttpAnswer* answer) = 0;

@@ -5,6 +5,7 @@
 #include "parsers/mime/transfer.h"
 #include "src/common/budget.h"
 #include "src/crypto/cms.h"
+#include "src/protocols/as2/inbound.h"
 #include "src/protocols/as2/mdn.h"
 #include "src/protocols/as2/unwrap.h"
 #include "src/protocols/as4/inbound.h"
@@ -250,4 +251,31 @@ TEST_CASE("the MIC covers the signed part when signed, the decrypted entity when
         inner.value());
     CHECK(u.mic == mic_of_entity);
   }
+}
+
+// Every key stores its copy's raw digest: a retransmission after an upgrade is
+// a duplicate only if the form below never changes. The expected values are
+// sha256sum of the same bytes, written out by hand.
+TEST_CASE("the raw digest of a copy as received: its form for AS2 and AS4 is fixed") {
+  http::HttpRequest encrypted;
+  encrypted.headers = {{"Content-Type", "application/pkcs7-mime; smime-type=enveloped-data"},
+                       {"Content-Transfer-Encoding", "base64"}};
+  encrypted.body = "MIAGCSqG";
+  http::HttpRequest plain;
+  plain.headers = {{"Content-Type", "application/edi-x12"}};
+  plain.body = "ISA*00";
+  const as2::Settings as2_settings;
+  as2::As2Protocol as2(as2_settings);
+  // "Content-Type: ...\r\nContent-Transfer-Encoding: base64\r\n\r\n" then the body.
+  CHECK(as2.raw_digest(encrypted).hex() == "78305116d2d9b73cc2c73cf5daeb98cb9ff730c1bdcb858b7797d1ed767dded7");
+  // Without a transfer encoding, no line for it.
+  CHECK(as2.raw_digest(plain).hex() == "656f08ce29c93729b98973ee035766a8c4f782f4d7477ca99c33cb832638002d");
+
+  http::HttpRequest soap;
+  soap.headers = {{"Content-Type", R"(multipart/related; type="application/soap+xml"; boundary=b)"}};
+  soap.body = "--b--";
+  const as4::Settings as4_settings;
+  as4::As4Protocol as4(as4_settings);
+  // The Content-Type's value, a blank line, the body.
+  CHECK(as4.raw_digest(soap).hex() == "ab82d931a7d4dc3073e8acfacb32a6023497470a8ea44e1fbb4243fa3958f799");
 }

@@ -78,15 +78,17 @@ Next As2Protocol::envelope(Message& m, HttpAnswer* answer) {
                       "' (see <mdn async-url-allow> in its profile)");
   m.work.async_destination = async_url;
   m.work.claim.key = store::MessageKey::as2(m.partner->id, message_id_);
-  // The bytes as received, as the outer MIME entity: what tells a
-  // byte-identical retransmission (and a replayed capture) apart.
-  const std::string cte = r.header("Content-Transfer-Encoding");
-  m.work.claim.raw = store::RawDigest::of({"Content-Type: ", r.header("Content-Type"), "\r\n",
-                                           cte.empty() ? "" : "Content-Transfer-Encoding: ", cte,
-                                           cte.empty() ? "" : "\r\n", "\r\n", r.body});
   receipt_request_ =
       parse_disposition_options(r.header("Disposition-Notification-Options"), m.partner->as2.mdn_allow_md5);
   return Next::Continue;
+}
+
+// The outer MIME entity: the two HTTP headers that describe the body, then the body.
+store::RawDigest As2Protocol::raw_digest(const http::HttpRequest& r) const {
+  const std::string cte = r.header("Content-Transfer-Encoding");
+  return store::RawDigest::of({"Content-Type: ", r.header("Content-Type"), "\r\n",
+                               cte.empty() ? "" : "Content-Transfer-Encoding: ", cte, cte.empty() ? "" : "\r\n", "\r\n",
+                               r.body});
 }
 
 Next As2Protocol::unwrap(Message& m, HttpAnswer* answer) {

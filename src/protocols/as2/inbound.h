@@ -40,6 +40,7 @@ class As2Protocol : public receivers::Protocol {
   std::string_view name() const override { return "as2"; }
   bool envelope_in_body() const override { return false; }
   receivers::Next envelope(receivers::Message& m, http::HttpAnswer* answer) override;
+  store::RawDigest raw_digest(const http::HttpRequest& request) const override;
   receivers::Next unwrap(receivers::Message& m, http::HttpAnswer* answer) override;
   Result<store::Receipt> draft(receivers::Message& m, Outcome outcome, const std::string& text) override;
   Result<store::Receipt> conflict(receivers::Message& m, const std::string& detail) override;

@@ -216,7 +216,6 @@ Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
     // The network's P-Mode: its agreement, party types, our seat, its properties.
     if (Error e = network->check_envelope(um_)) return refuse(answer, e, um_.message_id);
     m.work.claim.key = store::MessageKey::as4(m.partner->id, um_.message_id);
-    m.work.claim.raw = store::RawDigest::of({content_type, "\r\n\r\n", r.body});
     return Next::Continue;
   }
   bool to_us = false;
@@ -228,8 +227,12 @@ Next As4Protocol::envelope(Message& m, HttpAnswer* answer) {
                                               "' is not this gateway ('" + s_.our_party_id + "')"),
                   um_.message_id);
   m.work.claim.key = store::MessageKey::as4(m.partner->id, um_.message_id);
-  m.work.claim.raw = store::RawDigest::of({content_type, "\r\n\r\n", r.body});
   return Next::Continue;
+}
+
+// The request's Content-Type, a blank line, the body.
+store::RawDigest As4Protocol::raw_digest(const http::HttpRequest& r) const {
+  return store::RawDigest::of({r.header("Content-Type"), "\r\n\r\n", r.body});
 }
 
 Next As4Protocol::unwrap(Message& m, HttpAnswer* answer) {

@@ -43,6 +43,7 @@ class As4Protocol : public receivers::Protocol {
   std::string_view name() const override { return "as4"; }
   bool envelope_in_body() const override { return true; }
   receivers::Next envelope(receivers::Message& m, http::HttpAnswer* answer) override;
+  store::RawDigest raw_digest(const http::HttpRequest& request) const override;
   receivers::Next unwrap(receivers::Message& m, http::HttpAnswer* answer) override;
   Result<store::Receipt> draft(receivers::Message& m, Outcome outcome, const std::string& text) override;
   Result<store::Receipt> conflict(receivers::Message& m, const std::string& detail) override;
