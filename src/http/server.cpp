@@ -151,7 +151,9 @@ namespace {
 
 // One connection, its requests one after the other. Runs on the
 // connection's strand (one I/O thread at a time), but for on_request(),
-// which a worker runs while the connection waits.
+// which a worker runs while the connection waits, and, on plain TCP, the
+// kept-alive answer the worker then writes and the next read it starts
+// (answer_here): one thread at a time holds the connection either way.
 template <typename Stream>
 class Connection : public std::enable_shared_from_this<Connection<Stream>> {
  public:
@@ -175,6 +177,9 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
             self->next_request();
           });
     } else {
+      // Synchronous writes (a worker's, answer_here) return would_block instead of waiting.
+      boost::system::error_code ignored;
+      stream_.non_blocking(true, ignored);
       next_request();
     }
   }
@@ -192,12 +197,15 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     read();
   }
 
-  // One deadline at a time: the head's, then the body's.
+  // One deadline at a time: the head's, then the body's. A wait that expired
+  // as it was cancelled or replaced (its generation is no longer the
+  // connection's) acts on nothing: a worker may hold the connection by then.
   void arm(int ms) {
+    const uint64_t generation = ++deadline_;
     timer_.expires_after(std::chrono::milliseconds(ms));
-    timer_.async_wait([weak = this->weak_from_this()](boost::system::error_code ec) {
+    timer_.async_wait([weak = this->weak_from_this(), generation](boost::system::error_code ec) {
       auto self = weak.lock();
-      if (ec || !self) return;
+      if (ec || !self || self->deadline_ != generation) return;
       self->timed_out_ = true;
       boost::system::error_code ignored;
       boost::beast::get_lowest_layer(self->stream_).cancel(ignored);
@@ -276,7 +284,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   // strand: its answer, or the body read as after any head. Nothing is read
   // from the connection meanwhile, and the I/O thread serves the others.
   void head_work(bool complete) {
-    timer_.cancel();
+    disarm();
     ++s_.handling;
     auto self = this->shared_from_this();
     const bool queued = s_.pool.submit([self, complete] {
@@ -317,13 +325,14 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   }
 
   void dispatch() {
-    timer_.cancel();
+    disarm();
     ++s_.handling;
     auto self = this->shared_from_this();
     const bool queued = s_.pool.submit([self] {
       HttpAnswer a = self->s_.handler.on_request(self->reader_->request());
       // The log line here, off the I/O thread, which every connection shares.
       self->s_.handler.on_answered(self->reader_->request(), a, ms_since(self->started_));
+      if (self->answer_here(a)) return;
       asio::post(self->stream_.get_executor(), [self, a = std::move(a)]() mutable {
         --self->s_.handling;
         self->answer(std::move(a), true);
@@ -335,16 +344,82 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     }
   }
 
-  // Writes `a`; logs it after the write unless a worker did (`logged`).
-  void answer(HttpAnswer a, bool logged = false) {
-    timer_.cancel();
-    const bool keep = !a.close && !s_.stopping && reader_->keep_alive();
-    auto res = std::make_shared<bhttp::response<bhttp::string_body>>(static_cast<bhttp::status>(a.status), 11);
+  // On the worker that holds the connection (no read is pending and its
+  // deadline is disarmed, so nothing else acts on it): a plain-TCP answer on a
+  // kept-alive connection with nothing pipelined is written here if the socket
+  // takes it whole at once, and the next request's deadline and read start
+  // here, so that no I/O thread is woken for the answer, only by the next
+  // request's bytes; what the socket does not take at once is written from the
+  // strand. False: nothing was done, the strand answers.
+  bool answer_here(HttpAnswer& a) {
+    if constexpr (!std::is_same_v<Stream, tcp::socket>) {
+      return false;
+    } else {
+      if (a.close || s_.stopping || !reader_->keep_alive() || !pending_.empty()) return false;
+      const std::string wire = serialized(response(a, true));
+      boost::system::error_code ec;
+      const size_t written = stream_.write_some(asio::buffer(wire), ec);  // never waits: non_blocking
+      if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+        --s_.handling;
+        asio::post(stream_.get_executor(), [self = this->shared_from_this()] { self->close(); });
+        return true;
+      }
+      if (written < wire.size()) {  // the socket's buffer is full: the rest from the strand
+        asio::post(stream_.get_executor(), [self = this->shared_from_this(), rest = wire.substr(written)]() mutable {
+          self->write_rest(std::move(rest));
+        });
+        return true;
+      }
+      --s_.handling;
+      next_request();  // its read is the last thing this worker does with the connection
+      return true;
+    }
+  }
+
+  // The end of an answer the socket did not take at once, then the next request.
+  void write_rest(std::string rest) {
+    auto held = std::make_shared<std::string>(std::move(rest));
+    asio::async_write(stream_, asio::buffer(*held),
+                      [self = this->shared_from_this(), held](boost::system::error_code ec, size_t) {
+                        --self->s_.handling;
+                        if (ec) return self->close();
+                        self->next_request();
+                      });
+  }
+
+  using Response = bhttp::response<bhttp::string_body>;
+
+  // `a` as the response it is written as; takes its body.
+  static std::shared_ptr<Response> response(HttpAnswer& a, bool keep) {
+    auto res = std::make_shared<Response>(static_cast<bhttp::status>(a.status), 11);
     for (const auto& [k, v] : a.headers) res->set(k, v);
     res->body() = std::move(a.body);
     res->keep_alive(keep);
     res->prepare_payload();
     a.body.clear();
+    return res;
+  }
+
+  // The bytes Beast writes for `res`: its head, then its body.
+  static std::string serialized(const std::shared_ptr<Response>& res) {
+    bhttp::serializer<false, bhttp::string_body> sr(*res);
+    std::string wire;
+    boost::system::error_code ec;
+    while (!ec && !sr.is_done()) {
+      sr.next(ec, [&](boost::system::error_code&, const auto& buffers) {
+        for (const auto& b : boost::beast::buffers_range_ref(buffers))
+          wire.append(static_cast<const char*>(b.data()), b.size());
+        sr.consume(boost::beast::buffer_bytes(buffers));
+      });
+    }
+    return wire;
+  }
+
+  // Writes `a`; logs it after the write unless a worker did (`logged`).
+  void answer(HttpAnswer a, bool logged = false) {
+    disarm();
+    const bool keep = !a.close && !s_.stopping && reader_->keep_alive();
+    std::shared_ptr<Response> res = response(a, keep);
     auto self = this->shared_from_this();
     bhttp::async_write(stream_, *res,
                        [self, res, keep, logged, a = std::move(a)](boost::system::error_code ec, size_t) {
@@ -355,8 +430,14 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
                        });
   }
 
-  void close() {
+  // No deadline: the wait armed last acts on nothing, wherever it completes.
+  void disarm() {
+    ++deadline_;
     timer_.cancel();
+  }
+
+  void close() {
+    disarm();
     boost::system::error_code ignored;
     auto& socket = boost::beast::get_lowest_layer(stream_);
     socket.shutdown(tcp::socket::shutdown_both, ignored);
@@ -373,6 +454,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   char chunk_[65536];
   size_t reserved_ = 0;  // body bytes counted against the gateway-wide cap
   bool head_done_ = false, timed_out_ = false;
+  std::atomic<uint64_t> deadline_{0};  // the generation of the deadline armed last (arm, disarm)
   std::chrono::steady_clock::time_point started_;
 };
 

@@ -1,6 +1,8 @@
 // The partner-facing HTTP/1.1 server: a few I/O threads (Boost.Asio) read
 // every connection, so a slow or stalled sender costs a socket, never a worker;
-// complete requests go to a bounded pool of workers. Every request has a
+// complete requests go to a bounded pool of workers (on plain TCP the worker
+// writes a kept-alive answer itself and starts the connection's next read, so
+// no I/O thread is woken for it). Every request has a
 // deadline for its head and one for its body; connections are capped per
 // client and in all; request bodies held in memory are capped gateway-wide.
 // Requests are read by RequestReader (src/http/reader.h), the same
