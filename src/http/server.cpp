@@ -346,10 +346,10 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
 
   // On the worker that holds the connection (no read is pending and its
   // deadline is disarmed, so nothing else acts on it): a plain-TCP answer on a
-  // kept-alive connection with nothing pipelined is written here if the socket
-  // takes it whole at once, and the next request's deadline and read start
-  // here, so that no I/O thread is woken for the answer, only by the next
-  // request's bytes; what the socket does not take at once is written from the
+  // kept-alive connection with nothing pipelined is written here, as much of
+  // it as the socket takes at once. Taken whole, the next request's deadline
+  // and read start here too: no I/O thread is woken for the answer, only by
+  // the next request's bytes. The rest of a partial write goes out from the
   // strand. False: nothing was done, the strand answers.
   bool answer_here(HttpAnswer& a) {
     if constexpr (!std::is_same_v<Stream, tcp::socket>) {
