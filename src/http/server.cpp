@@ -47,10 +47,12 @@ class WorkerPool {
     for (int i = 0; i < threads_; ++i) workers_.emplace_back([this] { run(); });
   }
   bool submit(std::function<void()> job) {
-    MutexLock lock(mu_);
-    if (stopping_ || jobs_.size() >= queue_) return false;
-    jobs_.push_back(std::move(job));
-    cv_.notify_one();
+    {
+      MutexLock lock(mu_);
+      if (stopping_ || jobs_.size() >= queue_) return false;
+      jobs_.push_back(std::move(job));
+    }
+    cv_.notify_one();  // after the unlock: the worker woken does not wait for the lock
     return true;
   }
   // Runs what is queued, then joins the workers.

@@ -4,6 +4,7 @@
 #include "src/common/mutex.h"
 
 #include <chrono>
+#include <iterator>
 #include <vector>
 
 namespace edihub::server {
@@ -53,8 +54,9 @@ uint64_t LogWriter::dropped() const {
 
 void LogWriter::run() {
   std::unique_ptr<store::Store> store;
+  std::vector<store::MessageLog> batch;  // its capacity goes back to the queue with each swap
   while (true) {
-    std::vector<store::MessageLog> batch;
+    batch.clear();
     {
       UniqueLock lock(mu_);
       // Rows collect for a few ms: one commit for many of them.
@@ -62,9 +64,11 @@ void LogWriter::run() {
                    [&]() REQUIRES(mu_) { return stopping_ || rows_.size() >= kBatch; });
       if (rows_.empty() && !stopping_) continue;
       if (rows_.empty() && stopping_) return;
-      while (!rows_.empty() && batch.size() < kBatch) {
-        batch.push_back(std::move(rows_.front()));
-        rows_.pop_front();
+      if (rows_.size() <= kBatch) {
+        batch.swap(rows_);
+      } else {  // more than a commit's worth: the oldest kBatch now, the rest next
+        batch.assign(std::make_move_iterator(rows_.begin()), std::make_move_iterator(rows_.begin() + kBatch));
+        rows_.erase(rows_.begin(), rows_.begin() + kBatch);
       }
     }
     if (!store) {

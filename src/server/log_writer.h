@@ -6,12 +6,12 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <mutex>
 
 #include "src/common/mutex.h"
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "src/receivers/pipeline.h"
 
@@ -36,7 +36,9 @@ class LogWriter : public receivers::LogSink {
   std::thread thread_;
   mutable Mutex mu_;
   std::condition_variable cv_;
-  std::deque<store::MessageLog> rows_ GUARDED_BY(mu_);
+  // Taken by the writer in one swap: the workers that queue rows never wait
+  // for rows to be moved one by one.
+  std::vector<store::MessageLog> rows_ GUARDED_BY(mu_);
   bool stopping_ GUARDED_BY(mu_) = false;
   uint64_t dropped_ GUARDED_BY(mu_) = 0;
 };
