@@ -1,13 +1,16 @@
 // An ERP's webhook for tests: appends one line per POST to DIR/requests.log,
 // "STATUS IDEMPOTENCY-KEY SHA256-OF-BODY", keeps the body of each key as
 // DIR/<n>.json (n: the order keys were first seen), and answers 500 to the
-// first request of every key (so each is retried), then 200.
-//   node webhook_sink.js DIR   (prints "port N" once listening on 127.0.0.1)
+// first request of every key (so each is retried), then 200, each 200 after
+// DELAY_MS (0 by default: a slower ERP, so that a test can stop the gateway
+// while deliveries remain, whatever the load on the machine).
+//   node webhook_sink.js DIR [DELAY_MS]   (prints "port N" once listening on 127.0.0.1)
 'use strict'
 const http = require('http')
 const fs = require('fs')
 const crypto = require('crypto')
 const dir = process.argv[2]
+const delayMs = Number(process.argv[3] || 0)
 const seen = new Map()  // key -> requests
 http.createServer((req, res) => {
   const chunks = []
@@ -21,7 +24,9 @@ http.createServer((req, res) => {
     if (count === 1) fs.writeFileSync(`${dir}/${seen.size}.json`, body)
     fs.appendFileSync(`${dir}/requests.log`,
       `${status} ${key} ${crypto.createHash('sha256').update(body).digest('hex')}\n`)
-    res.writeHead(status)
-    res.end(status === 200 ? 'ok' : 'not now')
+    setTimeout(() => {
+      res.writeHead(status)
+      res.end(status === 200 ? 'ok' : 'not now')
+    }, status === 200 ? delayMs : 0)
   })
 }).listen(0, '127.0.0.1', function () { console.log(`port ${this.address().port}`) })
