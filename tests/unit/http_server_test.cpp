@@ -2,7 +2,8 @@
 // real loopback sockets, so that the listener runs under ASan/UBSan and TSan:
 // answers from the head, the head deadline, the per-client cap, pipelined
 // requests answered in order, the hand-off of complete requests and of heads
-// to workers, and a full queue.
+// to workers, a full queue, kept-alive answers written by their workers, and
+// an answer larger than the socket takes at once.
 #include <doctest/doctest.h>
 
 #include <arpa/inet.h>
