@@ -86,16 +86,12 @@ struct Client {
   void send(const std::string& bytes) const {
     REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
   }
-  // One whole answer (its head, then Content-Length bytes) within `ms`.
-  std::string read_answer(int ms) const {
+  // What arrives within `ms`, until `done(got)` or the peer closes.
+  template <typename Done>
+  std::string read_until(int ms, Done done) const {
     std::string got;
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    size_t whole = std::string::npos;
-    while (std::chrono::steady_clock::now() < until && (whole == std::string::npos || got.size() < whole)) {
-      const size_t head_end = got.find("\r\n\r\n");
-      const size_t length_at = got.find("Content-Length: ");
-      if (head_end != std::string::npos && length_at != std::string::npos && length_at < head_end)
-        whole = head_end + 4 + std::stoul(got.substr(length_at + 16));
+    while (std::chrono::steady_clock::now() < until && !done(got)) {
       pollfd p{fd, POLLIN, 0};
       if (::poll(&p, 1, 20) <= 0) continue;
       char buf[65536];
@@ -105,22 +101,22 @@ struct Client {
     }
     return got;
   }
+  // One whole answer (its head, then Content-Length bytes) within `ms`.
+  std::string read_answer(int ms) const {
+    return read_until(ms, [](const std::string& got) {
+      const size_t head_end = got.find("\r\n\r\n");
+      const size_t length_at = got.find("Content-Length: ");
+      if (head_end == std::string::npos || length_at == std::string::npos || length_at > head_end) return false;
+      return got.size() >= head_end + 4 + std::stoul(got.substr(length_at + 16));
+    });
+  }
   // What arrives within `ms`, until `want` answers are complete or the peer closes.
   std::string read(int ms, int want = 1) const {
-    std::string got;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    while (std::chrono::steady_clock::now() < until) {
+    return read_until(ms, [want](const std::string& got) {
       int answers = 0;
       for (size_t at = got.find("HTTP/1.1 "); at != std::string::npos; at = got.find("HTTP/1.1 ", at + 1)) ++answers;
-      if (answers >= want && got.rfind("\n") == got.size() - 1) break;
-      pollfd p{fd, POLLIN, 0};
-      if (::poll(&p, 1, 20) <= 0) continue;
-      char buf[4096];
-      const ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n <= 0) break;
-      got.append(buf, static_cast<size_t>(n));
-    }
-    return got;
+      return answers >= want && got.rfind("\n") == got.size() - 1;
+    });
   }
 };
 
