@@ -27,6 +27,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "src/store/store.h"
 
@@ -68,13 +69,13 @@ void step_done(sqlite3* db, sqlite3_stmt* q) {
 
 // One line's values, as the benchmark's 810s carry them.
 struct Line {
-  int64_t line_number;
+  int64_t line_number = 0;
   std::string item_id;
-  const char* item_id_type = "VP";
+  const char* item_id_type = nullptr;
   std::string quantity;
-  const char* unit = "EA";
+  const char* unit = nullptr;
   std::string unit_price;
-  int64_t amount_minor;
+  int64_t amount_minor = 0;
 };
 
 Line line_of(int document, int position) {
@@ -96,7 +97,7 @@ std::string number_of(int document) {
   return n;
 }
 
-void json_string(std::string& out, const std::string& s) {
+void json_string(std::string& out, std::string_view s) {
   out.push_back('"');
   for (char c : s) {
     if (c == '"' || c == '\\') out.push_back('\\');
@@ -143,9 +144,13 @@ std::string lines_json(int document, int lines) {
     text += std::to_string(l.line_number);
     text.push_back(',');
     json_string(text, l.item_id);
-    text += ",\"VP\",";
+    text.push_back(',');
+    json_string(text, l.item_id_type);
+    text.push_back(',');
     json_string(text, l.quantity);
-    text += ",\"EA\",";
+    text.push_back(',');
+    json_string(text, l.unit);
+    text.push_back(',');
     json_string(text, l.unit_price);
     text.push_back(',');
     text += std::to_string(l.amount_minor);
