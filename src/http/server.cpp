@@ -346,6 +346,26 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     }
   }
 
+  using Response = bhttp::response<bhttp::string_body>;
+
+  // `a` as the response it is written as; takes its body.
+  static Response response(HttpAnswer& a, bool keep) {
+    Response res(static_cast<bhttp::status>(a.status), 11);
+    for (const auto& [k, v] : a.headers) res.set(k, v);
+    res.body() = std::move(a.body);
+    res.keep_alive(keep);
+    res.prepare_payload();
+    a.body.clear();
+    return res;
+  }
+
+  // A response and how much of it is written (answer_here, write_rest).
+  struct Outgoing {
+    explicit Outgoing(Response r) : message(std::move(r)), serializer(message) {}
+    Response message;
+    bhttp::response_serializer<bhttp::string_body> serializer;
+  };
+
   // On the worker that holds the connection (no read is pending and its
   // deadline is disarmed, so nothing else acts on it): a plain-TCP answer on a
   // kept-alive connection with nothing pipelined is written here, as much of
@@ -358,70 +378,38 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
       return false;
     } else {
       if (a.close || s_.stopping || !reader_->keep_alive() || !pending_.empty()) return false;
-      const std::string wire = serialized(response(a, true));
+      auto out = std::make_shared<Outgoing>(response(a, true));
       boost::system::error_code ec;
-      const size_t written = stream_.write_some(asio::buffer(wire), ec);  // never waits: non_blocking
-      if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
-        --s_.handling;
-        asio::post(stream_.get_executor(), [self = this->shared_from_this()] { self->close(); });
-        return true;
-      }
-      if (written < wire.size()) {  // the socket's buffer is full: the rest from the strand
-        asio::post(stream_.get_executor(), [self = this->shared_from_this(), rest = wire.substr(written)]() mutable {
-          self->write_rest(std::move(rest));
-        });
+      while (!ec && !out->serializer.is_done()) bhttp::write_some(stream_, out->serializer, ec);  // never waits
+      if (ec == asio::error::would_block || ec == asio::error::try_again) {  // the socket's buffer is full
+        asio::post(stream_.get_executor(), [self = this->shared_from_this(), out] { self->write_rest(out); });
         return true;
       }
       --s_.handling;
+      if (ec) {
+        asio::post(stream_.get_executor(), [self = this->shared_from_this()] { self->close(); });
+        return true;
+      }
       next_request();  // its read is the last thing this worker does with the connection
       return true;
     }
   }
 
-  // The end of an answer the socket did not take at once, then the next request.
-  void write_rest(std::string rest) {
-    auto held = std::make_shared<std::string>(std::move(rest));
-    asio::async_write(stream_, asio::buffer(*held),
-                      [self = this->shared_from_this(), held](boost::system::error_code ec, size_t) {
-                        --self->s_.handling;
-                        if (ec) return self->close();
-                        self->next_request();
-                      });
-  }
-
-  using Response = bhttp::response<bhttp::string_body>;
-
-  // `a` as the response it is written as; takes its body.
-  static std::shared_ptr<Response> response(HttpAnswer& a, bool keep) {
-    auto res = std::make_shared<Response>(static_cast<bhttp::status>(a.status), 11);
-    for (const auto& [k, v] : a.headers) res->set(k, v);
-    res->body() = std::move(a.body);
-    res->keep_alive(keep);
-    res->prepare_payload();
-    a.body.clear();
-    return res;
-  }
-
-  // The bytes Beast writes for `res`: its head, then its body.
-  static std::string serialized(const std::shared_ptr<Response>& res) {
-    bhttp::serializer<false, bhttp::string_body> sr(*res);
-    std::string wire;
-    boost::system::error_code ec;
-    while (!ec && !sr.is_done()) {
-      sr.next(ec, [&](boost::system::error_code&, const auto& buffers) {
-        for (const auto& b : boost::beast::buffers_range_ref(buffers))
-          wire.append(static_cast<const char*>(b.data()), b.size());
-        sr.consume(boost::beast::buffer_bytes(buffers));
-      });
-    }
-    return wire;
+  // The rest of an answer the socket did not take at once, then the next request.
+  void write_rest(const std::shared_ptr<Outgoing>& out) {
+    bhttp::async_write(stream_, out->serializer,
+                       [self = this->shared_from_this(), out](boost::system::error_code ec, size_t) {
+                         --self->s_.handling;
+                         if (ec) return self->close();
+                         self->next_request();
+                       });
   }
 
   // Writes `a`; logs it after the write unless a worker did (`logged`).
   void answer(HttpAnswer a, bool logged = false) {
     disarm();
     const bool keep = !a.close && !s_.stopping && reader_->keep_alive();
-    std::shared_ptr<Response> res = response(a, keep);
+    auto res = std::make_shared<Response>(response(a, keep));
     auto self = this->shared_from_this();
     bhttp::async_write(stream_, *res,
                        [self, res, keep, logged, a = std::move(a)](boost::system::error_code ec, size_t) {
