@@ -68,13 +68,8 @@ struct Fixture {
 
 // A processed AS2 message's row in the message log, from acme.
 store::MessageLog as2_row(const std::string& message_id) {
-  store::MessageLog row;
-  row.partner_id = "acme";
-  row.protocol = "as2";
-  row.transport = "http";
-  row.transport_id = message_id;
+  store::MessageLog row = test::log_row(Outcome::Processed, message_id);
   row.message_id = "as2:" + message_id;
-  row.outcome = Outcome::Processed;
   return row;
 }
 
@@ -155,11 +150,8 @@ TEST_CASE("console hourly cache: past hours are counted once, the last two hours
   test::TempDb db;
   auto now_store = db.open();
   auto past_store = db.open(-5 * 3600 * 1000);  // its clock 5 hours behind: rows of a past hour
-  store::MessageLog row;
-  row.partner_id = "acme";
-  row.protocol = "x12";  // interchanges: what the dashboard counts
-  row.transport = "http";
-  row.outcome = Outcome::Processed;
+  // Interchanges: what the dashboard counts.
+  const store::MessageLog row = test::log_row(Outcome::Processed, "", "x12");
   REQUIRE(past_store->log({row, row}).is_ok());
   const int64_t now_hour = now_store->now_ms().value() / 3600000;
   auto total = [](const std::vector<store::HourCount>& counts) {

@@ -4,14 +4,13 @@
 #include <doctest/doctest.h>
 
 #include <sqlite3.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "src/server/log_writer.h"
+#include "tests/unit/temp_db.h"
 
 using namespace edihub;
 
@@ -30,36 +29,25 @@ std::vector<std::string> written(const std::string& path) {
   return ids;
 }
 
-store::MessageLog row(const std::string& transport_id) {
-  store::MessageLog r;
-  r.partner_id = "acme";
-  r.protocol = "as2";
-  r.transport = "http";
-  r.transport_id = transport_id;
-  r.outcome = Outcome::Duplicate;
-  return r;
-}
-
 }  // namespace
 
 TEST_CASE("message log writer: every row once, in each thread's order, also past one commit's worth (1,000)") {
-  const std::string dir = std::filesystem::temp_directory_path() / ("edihub-log-writer-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string path = dir + "/store.db";
+  test::TempDb db;                           // SQLite: read back below with sqlite3
   constexpr int kThreads = 4, kRows = 1500;  // 6,000 rows queued faster than one 20 ms pause
   {
-    server::LogWriter writer("sqlite:" + path);
+    server::LogWriter writer(db.uri);
     writer.start();
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t)
       threads.emplace_back([&writer, t] {
-        for (int i = 0; i < kRows; ++i) writer.record(row(std::to_string(t) + ":" + std::to_string(i)));
+        for (int i = 0; i < kRows; ++i)
+          writer.record(test::log_row(Outcome::Duplicate, std::to_string(t) + ":" + std::to_string(i)));
       });
     for (auto& th : threads) th.join();
     writer.stop();  // writes what is queued
     CHECK(writer.dropped() == 0);
   }
-  const std::vector<std::string> ids = written(path);
+  const std::vector<std::string> ids = written(db.dir + "/test.db");
   CHECK(ids.size() == static_cast<size_t>(kThreads * kRows));
   std::vector<int> next(kThreads, 0);
   int in_order = 0;
@@ -69,5 +57,4 @@ TEST_CASE("message log writer: every row once, in each thread's order, also past
     ++next[t];
   }
   CHECK(in_order == kThreads * kRows);
-  std::filesystem::remove_all(dir);
 }

@@ -28,14 +28,7 @@ RawDigest raw(const std::string& s) { return RawDigest::of(s); }
 
 Receipt receipt(const std::string& body) { return {200, "Content-Type: application/edi-x12\r\nX-Test: 1\r\n", body}; }
 
-MessageLog log_row(Outcome outcome) {
-  MessageLog row;
-  row.partner_id = "acme";
-  row.protocol = "as2";
-  row.transport = "http";
-  row.outcome = outcome;
-  return row;
-}
+using test::log_row;
 
 Settlement completed(const std::string& body) {
   return Settlement{KeyState::Completed, receipt(body), Outcome::Processed, ""};

@@ -1,7 +1,8 @@
 // A fresh store per test, removed afterwards: SQLite in its own directory,
 // or, when EDIHUB_TEST_PG names a server ("postgresql://user@host:port",
 // tests/integration/pg_store_test.sh starts a private one), a database of
-// its own on it. The contract tests run unchanged on both.
+// its own on it. The contract tests run unchanged on both. And a message-log
+// row to write in one.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -64,5 +65,17 @@ struct TempDb {
     REQUIRE_MESSAGE(ok, why);
   }
 };
+
+// A message-log row from acme over HTTP.
+inline store::MessageLog log_row(Outcome outcome, const std::string& transport_id = "",
+                                 const std::string& protocol = "as2") {
+  store::MessageLog row;
+  row.partner_id = "acme";
+  row.protocol = protocol;
+  row.transport = "http";
+  row.transport_id = transport_id;
+  row.outcome = outcome;
+  return row;
+}
 
 }  // namespace edihub::test
