@@ -29,6 +29,7 @@
 #include <string>
 #include <string_view>
 
+#include "src/store/document_sql.h"
 #include "src/store/store.h"
 
 namespace {
@@ -133,7 +134,7 @@ sqlite3* fresh_store(const std::string& path, bool json) {
   return db;
 }
 
-constexpr int kRows = 50;  // kLineRows: the store's rows per INSERT
+constexpr int kRows = static_cast<int>(edihub::store::kLineRows);  // the store's rows per INSERT
 
 std::string lines_json(int document, int lines) {
   std::string text = "[";
@@ -186,16 +187,11 @@ double write_documents(sqlite3* db, bool json, int documents, int lines) {
   sqlite3_stmt* document =
       prepare(db, "INSERT INTO invoices (" + columns + (json ? ", lines" : "") +
                       ") VALUES (?1, ?2, 'original', 'active', '20261203', 0, 'x12', 0, 0" + (json ? ", ?3)" : ")"));
-  std::string batch =
-      "INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id,"
-      " item_id_type, quantity, unit, unit_price, amount_minor) VALUES ";
-  for (int r = 0; r < kRows; ++r) {
-    const int b = 3 + r * 8;
-    batch += (r ? ",(?1,?2,?" : "(?1,?2,?") + std::to_string(b);
-    for (int k = 1; k < 8; ++k) batch += ",?" + std::to_string(b + k);
-    batch += ")";
-  }
-  sqlite3_stmt* rows = json ? nullptr : prepare(db, batch);
+  // The store's own batch INSERT; bind_rows() binds a Line's seven values in its order.
+  const edihub::business::DocumentType& invoice = edihub::business::invoice_type();
+  if (invoice.line_fields.size() != 7)
+    die("invoice lines have " + std::to_string(invoice.line_fields.size()) + " fields, not the 7 this benchmark binds");
+  sqlite3_stmt* rows = json ? nullptr : prepare(db, edihub::store::document_sql(invoice, '?').lines);
   const double t0 = cpu_seconds();
   for (int d = 0; d < documents; ++d) {
     exec(db, "BEGIN");
@@ -286,7 +282,8 @@ int main(int argc, char** argv) {
       die("unknown option " + flag + " (--documents N, --lines N, --dir DIR)");
     }
   }
-  if (documents < 1 || lines < 1 || lines % 50 != 0) die("--documents >= 1, --lines a multiple of 50");
+  if (documents < 1 || lines < 1 || lines % kRows != 0)
+    die("--documents >= 1, --lines a multiple of " + std::to_string(kRows));
   std::printf("document lines on SQLite %s, %d invoices of %d lines, CPU (synchronous=OFF)\n", sqlite3_libversion(),
               documents, lines);
   std::printf("  %-36s %12s %14s %16s\n", "form", "write/doc", "read by number", "search by item");
