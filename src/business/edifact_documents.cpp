@@ -55,17 +55,7 @@ std::string dtm_value(const MessageSegments& s, std::string* error) {
 // returned with '.' as the mark. `name` says what it is for messages.
 std::optional<std::string> decimal_comp(const MessageSegments& s, size_t i, size_t c, const std::string& name,
                                         std::string* error) {
-  std::string v = s.comp(i, c);
-  if (v.empty()) {
-    *error = s.where() + ": " + name + " is empty";
-    return std::nullopt;
-  }
-  if (!normalize_decimal(&v, s.delimiters().decimal)) {
-    *error = s.where() + ": " + name + " " + quote(v) + " is not a decimal number (decimal mark '" +
-             std::string(1, s.delimiters().decimal) + "')";
-    return std::nullopt;
-  }
-  return v;
+  return checked_decimal(s, s.comp(i, c), s.delimiters().decimal, name, true, error);
 }
 
 // The BGM common to both messages: 1001, 1004, 1225.

@@ -157,6 +157,20 @@ bool normalize_decimal(std::string* value, char mark) {
   return true;
 }
 
+std::optional<std::string> checked_decimal(const MessageSegments& s, std::string value, char mark,
+                                           std::string_view name, bool name_the_mark, std::string* error) {
+  if (value.empty()) {
+    *error = s.where() + ": " + std::string(name) + " is empty";
+    return std::nullopt;
+  }
+  if (!normalize_decimal(&value, mark)) {
+    *error = s.where() + ": " + std::string(name) + " " + quote(value) + " is not a decimal number";
+    if (name_the_mark) *error += " (decimal mark '" + std::string(1, mark) + "')";
+    return std::nullopt;
+  }
+  return value;
+}
+
 std::optional<int64_t> product_minor(std::string_view quantity, std::string_view price, char mark) {
   auto a = scaled(quantity, mark), b = scaled(price, mark);
   if (!a || !b) return std::nullopt;

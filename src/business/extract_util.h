@@ -78,6 +78,14 @@ class MessageSegments {
   std::string error_;
 };
 
+// A decimal element's or component's `value` of the current segment of `s`,
+// written with `mark`, returned in its stored form (normalize_decimal); else
+// nullopt and `*error`: "<where>: <name> is empty", or "<where>: <name>
+// "<value>" is not a decimal number", followed by " (decimal mark 'M')" when
+// `name_the_mark` (EDIFACT, where the interchange chooses it).
+std::optional<std::string> checked_decimal(const MessageSegments& s, std::string value, char mark,
+                                           std::string_view name, bool name_the_mark, std::string* error);
+
 // "segment 12 (BSN)".
 std::string where(uint64_t position, std::string_view tag);
 // A value for an error message: quoted, shortened when long.

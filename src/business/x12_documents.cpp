@@ -55,16 +55,7 @@ std::string date_time(const MessageSegments& s, size_t date_el, size_t time_el, 
 
 // Checks a decimal element; on success returns it with '.' as the mark.
 std::optional<std::string> decimal_element(const MessageSegments& s, size_t i, const char* name, std::string* error) {
-  std::string v = s.text(i);
-  if (v.empty()) {
-    *error = s.where() + ": " + name + " is empty";
-    return std::nullopt;
-  }
-  if (!normalize_decimal(&v, '.')) {
-    *error = s.where() + ": " + name + " " + quote(v) + " is not a decimal number";
-    return std::nullopt;
-  }
-  return v;
+  return checked_decimal(s, s.text(i), '.', name, false, error);
 }
 
 struct Hl {
