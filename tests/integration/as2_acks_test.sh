@@ -52,15 +52,17 @@ send() {  # send N: the Nth new X12 810 from acme, signed and encrypted by opens
 }
 # ack_row ISA13 COLUMN: the outbox row of the 997 for that interchange.
 ack_row() { sql "$db" "SELECT $2 FROM outbox WHERE kind = '997' AND reference = 'x12:ACMESUPPLY:$1'"; }
-wait_state() {  # wait_state ISA13 STATE: until the row is in STATE (15 s at most); prints its state
-  for _ in $(seq 1 300); do [[ $(ack_row "$1" state) == "$2" ]] && break; sleep 0.05; done
+state_is() { [[ $(ack_row "$1" state) == "$2" ]]; }
+attempts_reach() { (($(ack_row "$1" attempts || true) + 0 >= $2)); }
+wait_state() {  # wait_state ISA13 STATE: until the row is in STATE (60 s at most); prints its state
+  eventually 60 state_is "$1" "$2"
   ack_row "$1" state
 }
 
 # Sync MDN.
 serve sync
 ctl=$(send 1)
-check_eq "sync: delivered" delivered "$(wait_state "$ctl" state)"
+check_eq "sync: delivered" delivered "$(wait_state "$ctl" delivered)"
 mid=$(ack_row "$ctl" message_id)
 safe=$(tr -c 'A-Za-z0-9.@\n-' '_' <<<"$mid")
 [[ -f "$WORK/received/$safe.edi" ]] || fail "sync: libas2 did not keep the content: $(ls "$WORK/received") $(cat "$WORK/received/errors.log" 2>/dev/null | head -3)"
@@ -94,13 +96,13 @@ check_eq "sync: one request for that Message-ID" 1 "$(grep -c " $mid " "$WORK/re
 # Async MDN, to our /as2.
 serve async 'mdn="async"'
 ctl=$(send 2)
-check_eq "async: delivered by the MDN sent to /as2" delivered "$(wait_state "$ctl" state)"
+check_eq "async: delivered by the MDN sent to /as2" delivered "$(wait_state "$ctl" delivered)"
 check_eq "async: the MDN is kept" 1 "$(sql "$db" "SELECT count(*) FROM outbox WHERE reference = 'x12:ACMESUPPLY:$ctl' AND length(receipt) > 100")"
 
 # A 500 first: retried, the same Message-ID, then delivered.
 serve fail-first
 ctl=$(send 3)
-check_eq "500 first: delivered after a retry" delivered "$(wait_state "$ctl" state)"
+check_eq "500 first: delivered after a retry" delivered "$(wait_state "$ctl" delivered)"
 mid=$(ack_row "$ctl" message_id)
 check_eq "500 first: two requests, one Message-ID" 2 "$(grep -c " $mid " "$WORK/received/requests.log")"
 
@@ -119,7 +121,7 @@ ack_row "$ctl" last_error | grep -qi "signature" || fail "bad signature: last er
 # A partner that never answers: the attempt times out and is retried, same identity.
 serve hang
 ctl=$(send 6)
-for _ in $(seq 1 200); do (( $(ack_row "$ctl" attempts) >= 2 )) && break; sleep 0.05; done
+eventually 30 attempts_reach "$ctl" 2 || fail "hang: not retried within 30 s ($(ack_row "$ctl" attempts) attempts)"
 ack_row "$ctl" last_error | grep -qi "timeout\|timed out" || fail "hang: last error: $(ack_row "$ctl" last_error)"
 mid=$(ack_row "$ctl" message_id)
 check_eq "hang: every attempt under one Message-ID" "$(ack_row "$ctl" attempts)" "$(grep -c " $mid " "$WORK/received/requests.log")"

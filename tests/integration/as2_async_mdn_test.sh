@@ -47,7 +47,9 @@ openssl cms -verify -in "$WORK/mdn.eml" -CAfile "$C/edihub.crt" -purpose any -ou
 grep -q '^Disposition: automatic-action/MDN-sent-automatically; processed' "$WORK/report" || fail "disposition"
 grep -q '^Original-Message-ID: <async-1@acme.example>' "$WORK/report" || fail "original message id"
 grep -qi '^as2-to: "ACMESUPPLY"' "$WORK/sink/1.headers" || fail "AS2 headers on the async MDN: $(cat "$WORK/sink/1.headers")"
-check_eq "one failed attempt recorded, then delivered" "delivered|2" "$(sql "$db" "SELECT state || '|' || attempts FROM outbox WHERE kind = 'mdn'")"
+# The sink writes the MDN before it answers; the gateway records the delivery after the answer.
+check_eq "one failed attempt recorded, then delivered" "delivered|2" \
+  "$(sql_eventually "$db" "delivered|2" "SELECT state || '|' || attempts FROM outbox WHERE kind = 'mdn'")"
 
 # The retransmission: the same MDN, queued again.
 check_eq "retransmission answer" 200 "$(post "http://127.0.0.1:$sink_port/mdn" "$WORK/r2")"

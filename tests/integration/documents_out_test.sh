@@ -55,10 +55,8 @@ check_eq "later versions: one event each, nothing for duplicates or a version al
 
 # The rows in flight at the kill are leased for one attempt (2 s) + 10 s, then sent again.
 start_server "$WORK/edihub.xml"
-for _ in $(seq 1 600); do
-  [[ $(sql "$db" "SELECT count(*) FROM outbox WHERE state = 'delivered'") == 151 ]] && break
-  sleep 0.05
-done
+all_delivered() { [[ $(sql "$db" "SELECT count(*) FROM outbox WHERE state = 'delivered'") == 151 ]]; }
+eventually 90 all_delivered
 check_eq "all 75 events and 76 acknowledgments delivered after the restart" 151 \
   "$(sql "$db" "SELECT count(*) FROM outbox WHERE state = 'delivered'")"
 log="$WORK/erp/requests.log"

@@ -63,6 +63,20 @@ sql_eventually() {
   echo "$value"
 }
 
+# eventually SECONDS COMMAND...: runs COMMAND every 50 ms until it succeeds;
+# fails once SECONDS have passed by the clock. A deadline, not a count of
+# sleeps: on a loaded machine the checks between the sleeps take their time too.
+# Budgets are generous (CI runs the suite about 1.7x slower than a developer's
+# machine): a wait that succeeds returns as soon as it does.
+eventually() {
+  local deadline=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.05
+  done
+}
+
 # gateway_config FILE [XML...]: a gateway config with the demo identity, a free
 # port, the store $WORK/edihub.db and the repo's partners, plus XML elements.
 gateway_config() {

@@ -70,6 +70,7 @@ restart_server() {  # the gateway stopped and started again on its config as it 
   url="http://127.0.0.1:$port/as4"
 }
 mls_rows() { sql "$db" "SELECT count(*) FROM outbox WHERE kind = 'mls' $1"; }
+mls_rows_are() { [[ $(mls_rows "$1") == "$2" ]]; }  # mls_rows_are CONDITION COUNT
 wait_delivered() {  # wait_delivered N: until N MLS rows are delivered (or 20 s)
   for _ in $(seq 1 400); do (($(mls_rows "AND state = 'delivered'") >= $1)) && return; sleep 0.05; done
 }
@@ -161,7 +162,7 @@ sbd errored invoice.xml
 number errored MLS-ERRORED
 make_peppol errored "$WORK/errored.sbd" POP000123
 receipted errored
-for _ in $(seq 1 200); do [[ $(mls_rows "AND state = 'failed'") == 1 ]] && break; sleep 0.05; done
+eventually 30 mls_rows_are "AND state = 'failed'" 1
 check_eq "errored: the row failed" 1 "$(mls_rows "AND state = 'failed' AND reference LIKE '%instance-errored'")"
 sql "$db" "SELECT last_error FROM outbox WHERE kind = 'mls' AND state = 'failed'" | grep -q 'the partner answered EBMS:0004' ||
   fail "errored: $(sql "$db" "SELECT last_error FROM outbox WHERE kind = 'mls' AND state = 'failed'")"
@@ -173,17 +174,15 @@ sbd killed invoice.xml
 number killed MLS-KILLED
 make_peppol killed "$WORK/killed.sbd" POP000123
 receipted killed
-for _ in $(seq 1 200); do grep -q . "$WORK/peer-slow/received.log" 2>/dev/null && break; sleep 0.05; done
+eventually 30 grep -q . "$WORK/peer-slow/received.log" 2>/dev/null
 kill -9 "$server"
 wait "$server" 2>/dev/null
 check_eq "killed: in flight at the kill" in-flight \
   "$(sql "$db" "SELECT state FROM outbox WHERE kind = 'mls' AND reference LIKE '%instance-killed'")"
 new_peer "$WORK/peer-slow" --delay-ms 10
 start_server "$WORK/edihub.xml"
-for _ in $(seq 1 400); do
-  [[ $(mls_rows "AND state = 'delivered' AND reference LIKE '%instance-killed'") == 1 ]] && break
-  sleep 0.05
-done
+# Leased for one attempt + 10 s from before the kill (about 20 s), then sent again.
+eventually 90 mls_rows_are "AND state = 'delivered' AND reference LIKE '%instance-killed'" 1
 check_eq "killed: delivered after the restart" 1 \
   "$(mls_rows "AND state = 'delivered' AND reference LIKE '%instance-killed'")"
 check_eq "killed: one MLS row for the document" 1 "$(mls_rows "AND reference LIKE '%instance-killed'")"

@@ -168,11 +168,11 @@ send_until_mdn() {  # send_until_mdn I: the message until a 200 with an MDN; its
   # A third of the load answered, and node 1's workers have delivered a
   # document (each needs a retry after the ERP's first 500: they once had not,
   # and the check below that every node delivers failed on the timing).
-  for _ in $(seq 1 600); do
+  node1_ready() {
     [[ -f "$WORK/load/done" ]] && (($(wc -l <"$WORK/load/done") >= load / 3)) &&
-      grep -q "outbox=delivered kind=document" "$WORK/node1.out" && break
-    sleep 0.02
-  done
+      grep -q "outbox=delivered kind=document" "$WORK/node1.out"
+  }
+  eventually 60 node1_ready || echo "not within 60 s" >"$WORK/load/kill_early"
   # Stopped first, so that the requests the balancer sends it in that second
   # are in flight at the kill, whatever the timing: each must be resent.
   kill -STOP "${nodes[1]}"
@@ -200,6 +200,8 @@ pg_sql "INSERT INTO idempotency_keys (partner_id, message_id, protocol, state, r
 purger=$!
 seq 1 "$load" | xargs -P 8 -I{} bash -c 'send_until_mdn {}'
 wait "$killer" "$purger"
+[[ -f "$WORK/load/kill_early" ]] &&
+  fail "load: node 1 killed before a third of the load was answered and it had delivered a document (not within 60 s)"
 check_eq "purge under load: old keys gone" 0 "$(pg_sql "SELECT count(*) FROM idempotency_keys WHERE partner_id = 'corpus'")"
 echo "$(cat "$WORK/purge.time"): $(cat "$WORK/purge.json")"
 grep -q "purge exit 0" "$WORK/purge.time" || fail "purge under load: $(cat "$WORK/purge.time" "$WORK/purge.json")"
@@ -228,10 +230,10 @@ check_eq "load: MDNs identical on retransmission" 0 "$differ"
 # each key refused once and accepted once; a row node 1 held when it was
 # killed may be sent again after its lease (at most its 4 workers' rows).
 documents=$(pg_sql "SELECT count(*) FROM outbox WHERE kind = 'document'")
-for _ in $(seq 1 600); do
-  [[ $(pg_sql "SELECT count(*) FROM outbox WHERE kind = 'document' AND state = 'delivered'") == "$documents" ]] && break
-  sleep 0.05
-done
+documents_delivered() {
+  [[ $(pg_sql "SELECT count(*) FROM outbox WHERE kind = 'document' AND state = 'delivered'") == "$documents" ]]
+}
+eventually 90 documents_delivered
 check_eq "documents: all delivered" "$documents" \
   "$(pg_sql "SELECT count(*) FROM outbox WHERE kind = 'document' AND state = 'delivered'")"
 check_eq "documents: one key per document" "$documents" "$(cut -d' ' -f2 "$WORK/erp/requests.log" | sort -u | wc -l)"

@@ -225,9 +225,11 @@ TEST_CASE("http server: a full worker queue is 503 at once, and what was taken i
   s.handler.slow_ms = 1000;
   Client busy(s.port()), queued(s.port()), refused(s.port());
   busy.send(post("/busy", "x"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(150));  // the worker holds it
+  // The worker holds it (within 500 ms: the handler counts it before its 1 s).
+  for (int i = 0; i < 100 && s.handler.requests == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  REQUIRE(s.handler.requests == 1);
   queued.send(post("/queued", "y"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // in the queue
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // in the queue
   refused.send(post("/refused", "z"));
   const std::string r = refused.read(3000);
   CHECK(r.find("HTTP/1.1 503") == 0);
