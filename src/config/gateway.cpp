@@ -63,13 +63,17 @@ Status read_limits(pugi::xml_node root, const std::string& path, Gateway* out) {
     g.max_buffered_bytes = l.attribute("max-buffered-bytes").as_ullong(g.max_buffered_bytes);
     g.max_message_unwrap_bytes = l.attribute("max-message-unwrap-bytes").as_ullong(g.max_message_unwrap_bytes);
     g.max_unwrap_bytes = l.attribute("max-unwrap-bytes").as_ullong(g.max_unwrap_bytes);
+    g.max_log_rows_per_client = l.attribute("max-log-rows-per-client").as_int(g.max_log_rows_per_client);
+    g.max_log_rows = l.attribute("max-log-rows").as_int(g.max_log_rows);
   }
   if (g.head_timeout_seconds < 1 || g.request_timeout_seconds < 1 || g.max_connections < 1 ||
       g.max_connections_per_client < 1 || g.max_buffered_bytes < g.max_body_bytes ||
-      g.max_unwrap_bytes < g.max_message_unwrap_bytes)
+      g.max_unwrap_bytes < g.max_message_unwrap_bytes || g.max_log_rows_per_client < 1 ||
+      g.max_log_rows < g.max_log_rows_per_client)
     return Status::invalid(path +
                            ": <limits> timeouts >= 1 s, connection caps >= 1, max-buffered-bytes >= "
-                           "max-body-bytes, max-unwrap-bytes >= max-message-unwrap-bytes");
+                           "max-body-bytes, max-unwrap-bytes >= max-message-unwrap-bytes, "
+                           "max-log-rows >= max-log-rows-per-client >= 1");
   if (pugi::xml_node o = root.child("outbox")) {
     g.outbox_first_retry_seconds = o.attribute("first-retry-seconds").as_int(g.outbox_first_retry_seconds);
     g.outbox_max_attempts = o.attribute("max-attempts").as_int(g.outbox_max_attempts);

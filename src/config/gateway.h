@@ -16,7 +16,8 @@
 //     <limits max-body-bytes="104857600" threads="8" queue="64" head-timeout-seconds="10"
 //             request-timeout-seconds="120" max-connections="512" max-connections-per-client="64"
 //             max-buffered-bytes="536870912" max-message-unwrap-bytes="104857600"
-//             max-unwrap-bytes="1073741824"/>
+//             max-unwrap-bytes="1073741824" max-log-rows-per-client="60" max-log-rows="1000"/>
+//                                           (rows a minute of answers that commit nothing)
 //     <outbox first-retry-seconds="5" max-attempts="12" timeout-seconds="30" workers="4"/>
 //     <documents webhook="https://erp.example/edi"/>  (or dir="PATH": booked documents of
 //                                                      every partner without its own <documents>)
@@ -96,6 +97,11 @@ struct Gateway {
   size_t max_buffered_bytes = 512u << 20;        // request bodies in memory, all connections
   size_t max_message_unwrap_bytes = 100u << 20;  // one message's layers, all together
   size_t max_unwrap_bytes = 1u << 30;            // being unwrapped at once, gateway-wide
+  // Message-log rows a minute of answers that commit nothing (refusals,
+  // retransmissions answered from the store): per client address and partner
+  // named, and in all; past them counted, one row per client a minute.
+  int max_log_rows_per_client = 60;
+  int max_log_rows = 1000;
   int outbox_first_retry_seconds = 5;
   int outbox_max_attempts = 12;
   int outbox_timeout_seconds = 30;  // one delivery attempt

@@ -63,7 +63,7 @@ void log_uncommitted(const Context& c_, const Protocol& p_, const Message& m, co
   row.bytes = static_cast<int64_t>(m.request.body.size());
   row.duration_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - m.work.started).count();
-  c_.log->record(std::move(row));
+  c_.log->record(std::move(row), m.request.peer);
 }
 
 Next edge(Message& m, http::HttpAnswer* answer) {

@@ -32,18 +32,22 @@
 namespace edihub::receivers {
 
 // Message-log rows of answers that commit nothing (a duplicate answered from
-// the store, a refusal at the edge): written off the answer's path.
+// the store, a refusal at the edge): written off the answer's path. `client`
+// is the address the request came from (HttpRequest::peer; empty for a
+// replayed file): the server bounds the rows per client (log_throttle.h).
 class LogSink {
  public:
   virtual ~LogSink() = default;
-  virtual void record(store::MessageLog row) = 0;
+  virtual void record(store::MessageLog row, std::string_view client) = 0;
 };
 
-// Writes each row at once, in its own transaction (replay).
+// Writes each row at once, in its own transaction (replay: the operator's files, every row).
 class DirectLog : public LogSink {
  public:
   explicit DirectLog(store::MessageLogStore& store) : store_(store) {}
-  void record(store::MessageLog row) override { store_.log({std::move(row)}).ignore(); }  // best effort
+  void record(store::MessageLog row, std::string_view /*client*/) override {
+    store_.log({std::move(row)}).ignore();  // best effort
+  }
 
  private:
   store::MessageLogStore& store_;

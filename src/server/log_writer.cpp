@@ -14,8 +14,8 @@ constexpr size_t kBatch = 1000;
 constexpr int kPauseMs = 20;
 }  // namespace
 
-LogWriter::LogWriter(std::string store_uri, size_t max_queued)
-    : store_uri_(std::move(store_uri)), max_queued_(max_queued) {}
+LogWriter::LogWriter(std::string store_uri, LogLimits limits, size_t max_queued)
+    : store_uri_(std::move(store_uri)), max_queued_(max_queued), throttle_(limits) {}
 
 LogWriter::~LogWriter() { stop(); }
 
@@ -32,10 +32,11 @@ void LogWriter::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-void LogWriter::record(store::MessageLog row) {
+void LogWriter::record(store::MessageLog row, std::string_view client) {
   bool full_batch;
   {
     MutexLock lock(mu_);
+    if (!throttle_.admit(row, client, std::chrono::steady_clock::now())) return;
     if (rows_.size() >= max_queued_) {
       ++dropped_;
       return;
@@ -52,6 +53,11 @@ uint64_t LogWriter::dropped() const {
   return dropped_;
 }
 
+uint64_t LogWriter::counted() const {
+  MutexLock lock(mu_);
+  return throttle_.counted();
+}
+
 void LogWriter::run() {
   std::unique_ptr<store::Store> store;
   std::vector<store::MessageLog> batch;  // its capacity goes back to the queue with each swap
@@ -62,6 +68,9 @@ void LogWriter::run() {
       // Rows collect for a few ms: one commit for many of them.
       cv_.wait_for(lock.native(), std::chrono::milliseconds(kPauseMs),
                    [&]() REQUIRES(mu_) { return stopping_ || rows_.size() >= kBatch; });
+      // The counts of a window that has ended (of the open one at stop), after its rows.
+      for (store::MessageLog& s : throttle_.summaries(std::chrono::steady_clock::now(), stopping_))
+        rows_.push_back(std::move(s));
       if (rows_.empty() && !stopping_) continue;
       if (rows_.empty() && stopping_) return;
       if (rows_.size() <= kBatch) {

@@ -2,6 +2,8 @@
 // from the store, a refusal at the edge, a 503), written in batches by one
 // thread with its own store connection: one commit for many rows, off the
 // answer's path. A row may be lost in a crash; no receipt depends on it.
+// Bounded per client address and partner (log_throttle.h): past its limits a
+// client's rows are counted and written as one row when the window ends.
 #pragma once
 
 #include <condition_variable>
@@ -14,19 +16,22 @@
 #include <vector>
 
 #include "src/receivers/pipeline.h"
+#include "src/server/log_throttle.h"
 
 namespace edihub::server {
 
 class LogWriter : public receivers::LogSink {
  public:
-  explicit LogWriter(std::string store_uri, size_t max_queued = 100000);
+  explicit LogWriter(std::string store_uri, LogLimits limits = {}, size_t max_queued = 100000);
   ~LogWriter() override;
   void start();
   // Writes what is queued, then stops.
   void stop();
-  void record(store::MessageLog row) override;
+  void record(store::MessageLog row, std::string_view client) override;
   // Rows dropped because the queue was full (the store could not keep up).
   uint64_t dropped() const;
+  // Rows counted past a client's limits instead of written one by one.
+  uint64_t counted() const;
 
  private:
   void run();
@@ -41,6 +46,7 @@ class LogWriter : public receivers::LogSink {
   std::vector<store::MessageLog> rows_ GUARDED_BY(mu_);
   bool stopping_ GUARDED_BY(mu_) = false;
   uint64_t dropped_ GUARDED_BY(mu_) = 0;
+  LogThrottle throttle_ GUARDED_BY(mu_);
 };
 
 }  // namespace edihub::server

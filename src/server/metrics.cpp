@@ -149,4 +149,15 @@ std::string render_gate(const gate::GateStats& g) {
   return out;
 }
 
+std::string render_log(uint64_t counted, uint64_t dropped) {
+  std::string out;
+  help(&out, "edihub_message_log_rows_counted_total", "counter",
+       "Message-log rows of answers that commit nothing, past a client's limits: counted in one row a minute.");
+  out += "edihub_message_log_rows_counted_total " + std::to_string(counted) + "\n";
+  help(&out, "edihub_message_log_rows_dropped_total", "counter",
+       "Message-log rows lost because the writer's queue was full (the store did not keep up).");
+  out += "edihub_message_log_rows_dropped_total " + std::to_string(dropped) + "\n";
+  return out;
+}
+
 }  // namespace edihub::server

@@ -51,5 +51,8 @@ class Metrics {
 
 // The gate's counters (gate::Gate::stats()) in the same format.
 std::string render_gate(const gate::GateStats& stats);
+// The message-log writer's: rows counted past a client's limits (each in a
+// summary row), rows dropped with the queue full.
+std::string render_log(uint64_t counted, uint64_t dropped);
 
 }  // namespace edihub::server

@@ -55,8 +55,14 @@ HttpAnswer ready_answer(const std::string& store_uri) {
 
 // The <metrics> listener: GET /metrics, /healthz, /readyz; no log line per scrape.
 struct MetricsHandler : http::Handler {
-  MetricsHandler(const config::Gateway& c, const Metrics& m, const gate::Gate& g, std::vector<CertificateInUse> certs)
-      : config(c), metrics(m), gate(g), certificates(std::move(certs)), max_failures(g.options().max_failures) {}
+  MetricsHandler(const config::Gateway& c, const Metrics& m, const gate::Gate& g, const LogWriter& l,
+                 std::vector<CertificateInUse> certs)
+      : config(c),
+        metrics(m),
+        gate(g),
+        log(l),
+        certificates(std::move(certs)),
+        max_failures(g.options().max_failures) {}
 
   http::HeadDecision on_head(const HttpRequest& head) override {
     const std::string path = path_of(head);
@@ -80,8 +86,8 @@ struct MetricsHandler : http::Handler {
     HttpAnswer a;
     a.status = 200;
     a.headers = {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}};
-    a.body =
-        metrics.render(gauges.is_ok() ? &gauges.value() : nullptr, certificates, now_ms) + render_gate(gate.stats());
+    a.body = metrics.render(gauges.is_ok() ? &gauges.value() : nullptr, certificates, now_ms) +
+             render_gate(gate.stats()) + render_log(log.counted(), log.dropped());
     a.outcome = Outcome::Processed;
     return a;
   }
@@ -90,6 +96,7 @@ struct MetricsHandler : http::Handler {
   const config::Gateway& config;
   const Metrics& metrics;
   const gate::Gate& gate;
+  const LogWriter& log;
   const std::vector<CertificateInUse> certificates;
   const int max_failures;
 };
@@ -117,7 +124,7 @@ struct Server::Impl : http::Handler {
       : config(c),
         as2(a2),
         as4(a4),
-        log(c.store_uri),
+        log(c.store_uri, LogLimits{c.max_log_rows_per_client, c.max_log_rows, std::chrono::minutes(1)}),
         unwrap_budget(c.max_unwrap_bytes),
         partner_listener(listener(c, partners), *this) {
     context.partners = &partners;
@@ -273,7 +280,7 @@ Server::Server(const config::Gateway& config, const config::Partners& partners, 
     if (certs.is_ok()) certificates = std::move(certs.value());
   }
   if (config.metrics_port >= 0) {
-    impl_->metrics_handler = std::make_unique<MetricsHandler>(config, impl_->metrics, gate, certificates);
+    impl_->metrics_handler = std::make_unique<MetricsHandler>(config, impl_->metrics, gate, impl_->log, certificates);
     http::ListenerOptions o;
     o.address = config.metrics_address;
     o.port = config.metrics_port;

@@ -472,6 +472,24 @@ TEST_CASE("the gateway's own EDI ids: <edi>, or the demo's with a warning") {
                        "every interchange would be refused"));
 }
 
+TEST_CASE("<limits>: the message-log rows a client may cause, read and checked") {
+  Dir d;
+  d.write("gw.xml", R"(<edihub><identity cert="c" key="k"/>)"
+                    R"(<limits max-log-rows-per-client="5" max-log-rows="8"/></edihub>)");
+  auto gw = config::Gateway::load(d.path + "/gw.xml");
+  REQUIRE_MESSAGE(gw.is_ok(), gw.status().message());
+  CHECK(gw->max_log_rows_per_client == 5);
+  CHECK(gw->max_log_rows == 8);
+  d.write("none.xml", R"(<edihub><identity cert="c" key="k"/></edihub>)");
+  CHECK(config::Gateway::load(d.path + "/none.xml")->max_log_rows_per_client == 60);
+  for (const char* bad : {R"(max-log-rows-per-client="0")", R"(max-log-rows-per-client="9" max-log-rows="8")"}) {
+    d.write("bad.xml", std::string(R"(<edihub><identity cert="c" key="k"/><limits )") + bad + "/></edihub>");
+    CHECK_MESSAGE(test::contains(config::Gateway::load(d.path + "/bad.xml").status().message(),
+                                 "max-log-rows >= max-log-rows-per-client >= 1"),
+                  bad);
+  }
+}
+
 TEST_CASE("<peppol>: our seat, the participants we receive for, the AP CAs and CRLs; mistakes named") {
   Dir d;
   d.write("gw.xml", R"(<edihub><identity cert="c" key="k"/><peppol seat="POP000999">)"

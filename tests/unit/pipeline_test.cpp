@@ -25,7 +25,7 @@ namespace {
 // implements only the sink.
 struct Rows : LogSink {
   std::vector<store::MessageLog> rows;
-  void record(store::MessageLog row) override { rows.push_back(std::move(row)); }
+  void record(store::MessageLog row, std::string_view /*client*/) override { rows.push_back(std::move(row)); }
 };
 
 struct Fixture {

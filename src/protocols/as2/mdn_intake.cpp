@@ -24,7 +24,7 @@ http::HttpAnswer receive_mdn(const http::HttpRequest& r, const receivers::Contex
     row.detail = text;
     row.duration_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
-    if (c.log != nullptr) c.log->record(row);
+    if (c.log != nullptr) c.log->record(row, r.peer);
     a.partner = row.partner_id;
     a.transport_id = row.transport_id;
     return a;

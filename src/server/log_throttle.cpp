@@ -1,0 +1,99 @@
+#include "src/server/log_throttle.h"
+
+#include <algorithm>
+
+namespace edihub::server {
+
+namespace {
+
+constexpr size_t kNamedOthers = 5;  // addresses a summary of everyone past `total` names
+
+// "minute", "10 s": the window as the summary rows name it.
+std::string window_text(std::chrono::steady_clock::duration window) {
+  if (window == std::chrono::minutes(1)) return "minute";
+  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(window).count()) + " ms window";
+}
+
+// "the last: <m1@acme.example>: byte-identical retransmission: ..."
+std::string last_text(const store::MessageLog& row) {
+  return "the last: " + (row.transport_id.empty() ? std::string() : row.transport_id + ": ") + row.detail;
+}
+
+}  // namespace
+
+bool LogThrottle::admit(const store::MessageLog& row, std::string_view client, Clock::time_point now) {
+  if (!started_) started_ = now;
+  auto it = clients_.find({std::string(client), row.partner_id});
+  if (it == clients_.end()) {
+    if (written_ >= limits_.total) {
+      if (std::find(other_clients_.begin(), other_clients_.end(), client) == other_clients_.end()) {
+        if (other_clients_.size() < kNamedOthers)
+          other_clients_.emplace_back(client);
+        else
+          more_others_ = true;
+      }
+      count(others_, row);
+      return false;
+    }
+    it = clients_.emplace(std::make_pair(std::string(client), row.partner_id), Tally{}).first;
+    it->second.client = std::string(client);
+  }
+  Tally& t = it->second;
+  if (t.written >= limits_.per_client || written_ >= limits_.total) {
+    count(t, row);
+    return false;
+  }
+  ++t.written;
+  ++written_;
+  return true;
+}
+
+void LogThrottle::count(Tally& t, const store::MessageLog& row) {
+  ++t.counted;
+  t.bytes += row.bytes;
+  t.last = row;
+  ++counted_;
+}
+
+store::MessageLog LogThrottle::summary(const Tally& t, bool past_total) const {
+  store::MessageLog row;
+  row.partner_id = t.last.partner_id;
+  row.protocol = t.last.protocol;
+  row.transport = t.last.transport;
+  row.outcome = t.last.outcome;
+  row.bytes = t.bytes;
+  const std::string more = std::to_string(t.counted) + " more answer" + (t.counted == 1 ? "" : "s");
+  if (!past_total) {
+    const std::string to =
+        "to " + (t.client.empty() ? std::string("an unknown address") : t.client) +
+        (t.last.partner_id.empty() ? " for no known partner" : " for partner '" + t.last.partner_id + "'");
+    row.detail = more + " " + to + " in this " + window_text(limits_.window) + " were not logged one by one (at most " +
+                 std::to_string(limits_.per_client) + " rows a " + window_text(limits_.window) +
+                 " per client address and partner); " + last_text(t.last);
+  } else {
+    row.partner_id.clear();  // several partners, perhaps
+    std::string named;
+    for (const std::string& c : other_clients_) named += (named.empty() ? "" : ", ") + c;
+    row.detail = more + " to clients first seen past the gateway's " + std::to_string(limits_.total) + " rows a " +
+                 window_text(limits_.window) + " were not logged one by one (" + named + (more_others_ ? ", ..." : "") +
+                 "); " + last_text(t.last);
+  }
+  return row;
+}
+
+std::vector<store::MessageLog> LogThrottle::summaries(Clock::time_point now, bool force) {
+  std::vector<store::MessageLog> rows;
+  if (!started_ || (!force && now - *started_ < limits_.window)) return rows;
+  for (const auto& [key, t] : clients_)
+    if (t.counted > 0) rows.push_back(summary(t, false));
+  if (others_.counted > 0) rows.push_back(summary(others_, true));
+  started_.reset();
+  written_ = 0;
+  clients_.clear();
+  others_ = Tally{};
+  other_clients_.clear();
+  more_others_ = false;
+  return rows;
+}
+
+}  // namespace edihub::server
