@@ -8,7 +8,7 @@ namespace {
 
 constexpr size_t kNamedOthers = 5;  // addresses a summary of everyone past `total` names
 
-// "minute", "10 s": the window as the summary rows name it.
+// "minute", "300 ms window": the window as the summary rows name it (tests use short ones).
 std::string window_text(std::chrono::steady_clock::duration window) {
   if (window == std::chrono::minutes(1)) return "minute";
   return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(window).count()) + " ms window";
