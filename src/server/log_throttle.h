@@ -27,9 +27,11 @@
 
 namespace edihub::server {
 
+// The gateway's <limits max-log-rows-per-client max-log-rows> (config::Gateway
+// holds their defaults); tests shorten the window.
 struct LogLimits {
-  int per_client = 60;  // rows a window per client address and partner named
-  int total = 1000;     // rows a window, all clients together
+  int per_client;  // rows a window per client address and partner named
+  int total;       // rows a window, all clients together
   std::chrono::steady_clock::duration window = std::chrono::minutes(1);
 };
 

@@ -22,7 +22,7 @@ namespace edihub::server {
 
 class LogWriter : public receivers::LogSink {
  public:
-  explicit LogWriter(std::string store_uri, LogLimits limits = {}, size_t max_queued = 100000);
+  LogWriter(std::string store_uri, LogLimits limits, size_t max_queued = 100000);
   ~LogWriter() override;
   void start();
   // Writes what is queued, then stops.

@@ -124,7 +124,7 @@ struct Server::Impl : http::Handler {
       : config(c),
         as2(a2),
         as4(a4),
-        log(c.store_uri, LogLimits{c.max_log_rows_per_client, c.max_log_rows, std::chrono::minutes(1)}),
+        log(c.store_uri, LogLimits{c.max_log_rows_per_client, c.max_log_rows}),
         unwrap_budget(c.max_unwrap_bytes),
         partner_listener(listener(c, partners), *this) {
     context.partners = &partners;
