@@ -387,3 +387,9 @@ SELECT edihub_link_lines('shipment_notice_lines', 'shipment_notices', 'document_
 SELECT edihub_link_lines('invoice_lines', 'invoices', 'invoice_number');
 SELECT edihub_link_lines('order_lines', 'orders', 'order_number');
 SELECT edihub_link_lines('order_response_lines', 'order_responses', 'response_number');
+
+-- migration 9: the answers a message-log row stands for (SQLite's migration 10).
+-- A row is one answer, except a count row: past a client's limits
+-- (<limits max-log-rows-per-client>) its answers of one outcome in a minute
+-- are one row, and `answers` says how many.
+ALTER TABLE messages ADD COLUMN answers BIGINT NOT NULL DEFAULT 1;

@@ -454,3 +454,9 @@ CREATE TABLE peppol_exchanges (
   PRIMARY KEY (partner_id, message_id)
 );
 CREATE INDEX peppol_exchanges_exchanged_at ON peppol_exchanges (exchanged_at);
+
+-- migration 10: the answers a message-log row stands for. A row is one answer,
+-- except a count row: past a client's limits (<limits max-log-rows-per-client>)
+-- its answers of one outcome in a minute are one row, and `answers` says how
+-- many. Counts of answers sum this column; counts of rows are what was written.
+ALTER TABLE messages ADD COLUMN answers INTEGER NOT NULL DEFAULT 1;

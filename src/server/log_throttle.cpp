@@ -49,44 +49,47 @@ bool LogThrottle::admit(const store::MessageLog& row, std::string_view client, C
 }
 
 void LogThrottle::count(Tally& t, const store::MessageLog& row) {
-  ++t.counted;
-  t.bytes += row.bytes;
-  t.last = row;
+  Counted& c = t.counted[row.outcome];
+  ++c.answers;
+  c.bytes += row.bytes;
+  c.last = row;
   ++counted_;
 }
 
-store::MessageLog LogThrottle::summary(const Tally& t, bool past_total) const {
-  store::MessageLog row;
-  row.partner_id = t.last.partner_id;
-  row.protocol = t.last.protocol;
-  row.transport = t.last.transport;
-  row.outcome = t.last.outcome;
-  row.bytes = t.bytes;
-  const std::string more = std::to_string(t.counted) + " more answer" + (t.counted == 1 ? "" : "s");
-  if (!past_total) {
-    const std::string to =
-        "to " + (t.client.empty() ? std::string("an unknown address") : t.client) +
-        (t.last.partner_id.empty() ? " for no known partner" : " for partner '" + t.last.partner_id + "'");
-    row.detail = more + " " + to + " in this " + window_text(limits_.window) + " were not logged one by one (at most " +
-                 std::to_string(limits_.per_client) + " rows a " + window_text(limits_.window) +
-                 " per client address and partner); " + last_text(t.last);
-  } else {
-    row.partner_id.clear();  // several partners, perhaps
-    std::string named;
-    for (const std::string& c : other_clients_) named += (named.empty() ? "" : ", ") + c;
-    row.detail = more + " to clients first seen past the gateway's " + std::to_string(limits_.total) + " rows a " +
-                 window_text(limits_.window) + " were not logged one by one (" + named + (more_others_ ? ", ..." : "") +
-                 "); " + last_text(t.last);
+void LogThrottle::summarize(const Tally& t, bool past_total, std::vector<store::MessageLog>* rows) const {
+  for (const auto& [outcome, c] : t.counted) {
+    store::MessageLog row;
+    row.partner_id = c.last.partner_id;
+    row.protocol = c.last.protocol;
+    row.transport = c.last.transport;
+    row.outcome = outcome;
+    row.bytes = c.bytes;
+    row.answers = c.answers;
+    const std::string more = std::to_string(c.answers) + " more answer" + (c.answers == 1 ? "" : "s");
+    if (!past_total) {
+      const std::string to =
+          "to " + (t.client.empty() ? std::string("an unknown address") : t.client) +
+          (c.last.partner_id.empty() ? " for no known partner" : " for partner '" + c.last.partner_id + "'");
+      row.detail = more + " " + to + " in this " + window_text(limits_.window) +
+                   " were not logged one by one (at most " + std::to_string(limits_.per_client) + " rows a " +
+                   window_text(limits_.window) + " per client address and partner); " + last_text(c.last);
+    } else {
+      row.partner_id.clear();  // several partners, perhaps
+      std::string named;
+      for (const std::string& client : other_clients_) named += (named.empty() ? "" : ", ") + client;
+      row.detail = more + " to clients first seen past the gateway's " + std::to_string(limits_.total) + " rows a " +
+                   window_text(limits_.window) + " were not logged one by one (" + named +
+                   (more_others_ ? ", ..." : "") + "); " + last_text(c.last);
+    }
+    rows->push_back(std::move(row));
   }
-  return row;
 }
 
 std::vector<store::MessageLog> LogThrottle::summaries(Clock::time_point now, bool force) {
   std::vector<store::MessageLog> rows;
   if (!started_ || (!force && now - *started_ < limits_.window)) return rows;
-  for (const auto& [key, t] : clients_)
-    if (t.counted > 0) rows.push_back(summary(t, false));
-  if (others_.counted > 0) rows.push_back(summary(others_, true));
+  for (const auto& [key, t] : clients_) summarize(t, false, &rows);
+  summarize(others_, true, &rows);
   started_.reset();
   written_ = 0;
   clients_.clear();

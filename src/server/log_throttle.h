@@ -5,10 +5,12 @@
 // nothing could make the store write a row per request for as long as it
 // likes. Per client address and partner named, the first `per_client` rows of
 // a window are written as they come, and at most `total` rows a window in
-// all; the rest are counted, and each client's count is written as one row
-// when the window ends ("37 more answers to 203.0.113.9 for partner 'acme'
-// ... the last: ..."), rows of clients first seen past `total` as one row for
-// all of them. So a window writes at most 2 x total + 1 rows, whoever sends.
+// all; the rest are counted, and each client's count of each outcome is
+// written as one row when the window ends ("37 more answers to 203.0.113.9 for
+// partner 'acme' ... the last: ...", `answers` 37), rows of clients first
+// seen past `total` as one row per outcome for all of them. So a window writes
+// at most `total` rows one by one and, per outcome counted, at most total + 1
+// count rows, whoever sends.
 //
 // Not thread-safe: the log writer calls it under its lock. The clock is the
 // caller's, so that a test can move it.
@@ -51,16 +53,20 @@ class LogThrottle {
   uint64_t counted() const { return counted_; }
 
  private:
+  // The answers of one outcome counted for a tally.
+  struct Counted {
+    int64_t answers = 0, bytes = 0;
+    store::MessageLog last;  // the last row counted
+  };
   // One client address and partner named, or everyone past `total`.
   struct Tally {
     int written = 0;
-    int64_t counted = 0, bytes = 0;
-    store::MessageLog last;  // the last row counted
-    std::string client;      // its address
+    std::map<Outcome, Counted> counted;  // one count row each
+    std::string client;                  // its address
   };
   void count(Tally& t, const store::MessageLog& row);
-  // `past_total`: the row of everyone first seen past `total`.
-  store::MessageLog summary(const Tally& t, bool past_total) const;
+  // The count rows of a tally; `past_total`: those of everyone first seen past `total`.
+  void summarize(const Tally& t, bool past_total, std::vector<store::MessageLog>* rows) const;
 
   const LogLimits limits_;
   std::optional<Clock::time_point> started_;  // the open window's first row

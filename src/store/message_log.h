@@ -1,6 +1,10 @@
 // The message log: one `messages` row per received thing (a transport
 // message, an interchange, a replayed file's interchange), duplicates
 // included, so an operator can answer "did it arrive, what did we answer".
+// Past a client's limits (src/server/log_throttle.h) the answers that commit
+// nothing are counted instead: one row per client, partner and outcome a
+// window, whose `answers` says how many it stands for. Counts of answers sum
+// that column.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +26,7 @@ struct MessageLog {
   std::string detail;
   int64_t bytes = 0, documents = 0, duration_ms = 0;
   int64_t capture_id = 0;  // the archived request, 0 when none
+  int64_t answers = 1;     // the answers this row stands for: more than 1 for a count row
 };
 
 class MessageLogStore {

@@ -46,4 +46,10 @@ check_eq "the unknown sender's count" \
   "$(sql "$db" "SELECT outcome, detail FROM messages WHERE partner_id IS NULL AND detail LIKE '7 more%'")"
 check_eq "acme's count (past the 8 rows a minute in all)" "acme|rejected|9 more answers to 127.0.0.1 for partner 'acme'" \
   "$(sql "$db" "SELECT partner_id, outcome, substr(detail, 1, instr(detail, ' in this') - 1) FROM messages WHERE detail LIKE '9 more%'")"
+check_eq "each row stands for its answers: 1, or a count row's count" "1|8 7|1 9|1" \
+  "$(sql "$db" "SELECT answers, count(*) FROM messages GROUP BY answers ORDER BY answers" | tr '\n' ' ' | sed 's/ $//')"
+"$EDIHUB" status --db "sqlite:$db" --partners "$REPO/partners" >"$WORK/status.out" 2>&1
+check_eq "edihub status counts the 24 answers, not the 10 rows" \
+  "last 24h: processed 0 duplicate 0 conflict 0 rejected 24 poison 0 in-flight 0 error 0 archived 0" \
+  "$(grep '^last 24h:' "$WORK/status.out")"
 finish

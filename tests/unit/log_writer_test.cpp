@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -102,6 +103,7 @@ TEST_CASE("log throttle: per client address and partner, the rows past its limit
   CHECK(rows[0].partner_id == "acme");
   CHECK(rows[0].outcome == Outcome::Rejected);
   CHECK(rows[0].bytes == 70);
+  CHECK(rows[0].answers == 7);
   CHECK(rows[0].detail ==
         "7 more answers to 203.0.113.9 for partner 'acme' in this minute were not logged one by one (at most 3 rows a "
         "minute per client address and partner); the last: <m9>: unknown AS2-From 'X'");
@@ -126,12 +128,38 @@ TEST_CASE("log throttle: at most `total` rows a window in all, whoever sends; cl
   std::vector<store::MessageLog> rows = t.summaries(t0 + std::chrono::minutes(1));
   REQUIRE(rows.size() == 6);  // the five clients' counts, and everyone's else
   int64_t counted = 0;
-  for (const store::MessageLog& r : rows) counted += std::stoll(r.detail.substr(0, r.detail.find(' ')));
+  for (const store::MessageLog& r : rows) {
+    CHECK(r.answers == std::stoll(r.detail.substr(0, r.detail.find(' '))));
+    counted += r.answers;
+  }
   CHECK(counted == 990);
   CHECK(rows.back().partner_id.empty());
   CHECK(rows.back().detail ==
         "975 more answers to clients first seen past the gateway's 10 rows a minute were not logged one by one "
         "(10.0.0.5, 10.0.0.6, 10.0.0.7, 10.0.0.8, 10.0.0.9, ...); the last: <c199>: unknown AS2-From 'X'");
+}
+
+TEST_CASE("log throttle: a client's answers past its limit are counted per outcome, one row each") {
+  server::LogThrottle t(server::LogLimits{2, 100, std::chrono::minutes(1)});
+  const Clock::time_point t0 = Clock::now();
+  // Two written, then 5 retransmissions answered from the store, 3 conflicts, 1 refusal.
+  for (int i = 0; i < 7; ++i)
+    t.admit(row_of("acme", "<d" + std::to_string(i) + ">", Outcome::Duplicate), "192.0.2.8", t0);
+  for (int i = 0; i < 3; ++i)
+    t.admit(row_of("acme", "<c" + std::to_string(i) + ">", Outcome::Conflict), "192.0.2.8", t0);
+  t.admit(row_of("acme", "<r>", Outcome::Rejected), "192.0.2.8", t0);
+  CHECK(t.counted() == 9);
+  std::vector<store::MessageLog> rows = t.summaries(t0 + std::chrono::minutes(1));
+  REQUIRE(rows.size() == 3);
+  std::map<Outcome, int64_t> answers;
+  for (const store::MessageLog& r : rows) answers[r.outcome] = r.answers;
+  CHECK(answers == std::map<Outcome, int64_t>{{Outcome::Duplicate, 5}, {Outcome::Conflict, 3}, {Outcome::Rejected, 1}});
+  for (const store::MessageLog& r : rows) {
+    CHECK(r.partner_id == "acme");
+    CHECK(r.bytes == 10 * r.answers);
+  }
+  CHECK(rows[0].detail.rfind("5 more answers to 192.0.2.8 for partner 'acme' in this minute", 0) == 0);
+  CHECK(rows[0].detail.find("the last: <d6>:") != std::string::npos);
 }
 
 TEST_CASE("message log writer: a client past its limit gets one row with the count when the window ends") {
@@ -149,5 +177,7 @@ TEST_CASE("message log writer: a client past its limit gets one row with the cou
   CHECK(details[10] ==
         "20 more answers to 192.0.2.1 for partner 'acme' in this 300 ms window were not logged one by one (at most 10 "
         "rows a 300 ms window per client address and partner); the last: <r29>: unknown AS2-From 'X'");
+  CHECK(written(path, "answers")[10] == "20");  // the store's counts of answers sum this column
+  CHECK(written(path, "answers")[9] == "1");
   CHECK(writer.counted() == 20);
 }

@@ -116,9 +116,10 @@ Result<std::vector<HourCount>> Console::hourly(int64_t since_ms) {
   // are not represented by their interchanges: those not processed (a
   // retransmission answered from the store, a refusal, a conflict, a payload
   // that is not EDI). Five rejected interchanges in a processed AS2 message
-  // count as five rejected.
+  // count as five rejected; a count row of 37 answers past a client's limits
+  // as 37.
   return all<HourCount>(
-      c_.exec("SELECT COALESCE(partner_id, ''), outcome, received_at / 3600000, count(*) FROM messages"
+      c_.exec("SELECT COALESCE(partner_id, ''), outcome, received_at / 3600000, sum(answers)::bigint FROM messages"
               " WHERE received_at >= $1 AND (protocol IN ('x12', 'edifact') OR"
               " (protocol IN ('as2', 'as4') AND outcome <> 'processed'))"
               " GROUP BY 1, 2, 3 ORDER BY 3",

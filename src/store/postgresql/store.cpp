@@ -206,8 +206,8 @@ class PgTransaction : public Transaction {
   Status log(const MessageLog& m) override {
     return c_.defer(
         "INSERT INTO messages (received_at, partner_id, protocol, transport, transport_id, message_id, outcome,"
-        " bytes, documents, duration_ms, detail, capture_id)"
-        " VALUES ($1, NULLIF($2::text, ''), $3, $4, $5, $6, $7, $8, $9, $10, $11, NULLIF($12::bigint, 0))",
+        " bytes, documents, duration_ms, detail, capture_id, answers)"
+        " VALUES ($1, NULLIF($2::text, ''), $3, $4, $5, $6, $7, $8, $9, $10, $11, NULLIF($12::bigint, 0), $13)",
         Params()
             .add(now_)
             .add(partner_text(m.partner_id, 128))
@@ -220,7 +220,8 @@ class PgTransaction : public Transaction {
             .add(m.documents)
             .add(m.duration_ms)
             .add(partner_text(m.detail, 2000))
-            .add(m.capture_id));
+            .add(m.capture_id)
+            .add(m.answers));
   }
   Status record_exchange(const PeppolExchange& e) override {
     static const std::string sql = exchange_insert_sql('$');
@@ -670,9 +671,10 @@ Result<StatusReport> PgStore::report() {
   r.oldest_received_ms = span.int64(0, 0);
   r.newest_received_ms = span.int64(0, 1);
   ASSIGN_OR_RETURN(int64_t now, c_->clock_ms());
-  ASSIGN_OR_RETURN(Rows outcomes,
-                   c_->exec("SELECT outcome, count(*) FROM messages WHERE received_at >= $1 GROUP BY outcome",
-                            Params().add(now - 24LL * 3600 * 1000)));
+  ASSIGN_OR_RETURN(
+      Rows outcomes,
+      c_->exec("SELECT outcome, sum(answers)::bigint FROM messages WHERE received_at >= $1 GROUP BY outcome",
+               Params().add(now - 24LL * 3600 * 1000)));
   for (int i = 0; i < outcomes.size(); ++i) r.outcomes_24h[outcomes.text(i, 0)] = outcomes.int64(i, 1);
   std::vector<std::string> tables = document_tables();
   for (const char* other : {"messages", "outbox", "captures"}) tables.emplace_back(other);

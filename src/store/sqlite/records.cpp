@@ -18,8 +18,8 @@ Records::Records(Connection& c)
     : c_(c),
       log_(c,
            "INSERT INTO messages (received_at, partner_id, protocol, transport, transport_id, message_id, outcome,"
-           " bytes, documents, duration_ms, detail, capture_id)"
-           " VALUES (?1, NULLIF(?2, ''), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULLIF(?12, 0))"),
+           " bytes, documents, duration_ms, detail, capture_id, answers)"
+           " VALUES (?1, NULLIF(?2, ''), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULLIF(?12, 0), ?13)"),
       enqueue_(c,
                "INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers, body,"
                " created_at, next_attempt_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)"),
@@ -43,7 +43,7 @@ Status Records::log(const MessageLog& m, int64_t now_ms) {
   q->bind(1, now_ms).bind(2, partner_text(m.partner_id, 128)).bind(3, m.protocol).bind(4, m.transport);
   q->bind(5, partner_text(m.transport_id, 1000)).bind(6, partner_text(m.message_id, 1000));
   q->bind(7, outcome_name(m.outcome)).bind(8, m.bytes).bind(9, m.documents).bind(10, m.duration_ms);
-  q->bind(11, partner_text(m.detail, 2000)).bind(12, m.capture_id);
+  q->bind(11, partner_text(m.detail, 2000)).bind(12, m.capture_id).bind(13, m.answers);
   Result<int64_t> n = q->run();
   return n.is_ok() ? Status::ok() : n.status();
 }

@@ -330,7 +330,7 @@ Result<StatusReport> SqliteStore::report() {
     r.newest_received_ms = q.int64(1);
   }
   {
-    Stmt q(*c_, "SELECT outcome, count(*) FROM messages WHERE received_at >= ?1 GROUP BY outcome");
+    Stmt q(*c_, "SELECT outcome, sum(answers) FROM messages WHERE received_at >= ?1 GROUP BY outcome");
     q.bind(1, c_->clock_ms() - 24LL * 3600 * 1000);
     while (true) {
       ASSIGN_OR_RETURN(bool row, q.step());
