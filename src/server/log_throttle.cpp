@@ -71,14 +71,14 @@ void LogThrottle::summarize(const Tally& t, bool past_total, std::vector<store::
           "to " + (t.client.empty() ? std::string("an unknown address") : t.client) +
           (c.last.partner_id.empty() ? " for no known partner" : " for partner '" + c.last.partner_id + "'");
       row.detail = more + " " + to + " in this " + window_text(limits_.window) +
-                   " were not logged one by one (at most " + std::to_string(limits_.per_client) + " rows a " +
+                   " were not logged one by one (at most " + std::to_string(limits_.per_client) + " " + unit_ + " a " +
                    window_text(limits_.window) + " per client address and partner); " + last_text(c.last);
     } else {
       row.partner_id.clear();  // several partners, perhaps
       std::string named;
       for (const std::string& client : other_clients_) named += (named.empty() ? "" : ", ") + client;
-      row.detail = more + " to clients first seen past the gateway's " + std::to_string(limits_.total) + " rows a " +
-                   window_text(limits_.window) + " were not logged one by one (" + named +
+      row.detail = more + " to clients first seen past the gateway's " + std::to_string(limits_.total) + " " + unit_ +
+                   " a " + window_text(limits_.window) + " were not logged one by one (" + named +
                    (more_others_ ? ", ..." : "") + "); " + last_text(c.last);
     }
     rows->push_back(std::move(row));

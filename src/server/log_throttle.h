@@ -41,7 +41,8 @@ class LogThrottle {
  public:
   using Clock = std::chrono::steady_clock;
 
-  explicit LogThrottle(LogLimits limits) : limits_(limits) {}
+  // `unit`: what is counted, as the count rows name it ("rows", "log lines").
+  explicit LogThrottle(LogLimits limits, std::string unit = "rows") : limits_(limits), unit_(std::move(unit)) {}
 
   // True: write `row` now. False: it was counted, for its client's summary row.
   bool admit(const store::MessageLog& row, std::string_view client, Clock::time_point now);
@@ -69,6 +70,7 @@ class LogThrottle {
   void summarize(const Tally& t, bool past_total, std::vector<store::MessageLog>* rows) const;
 
   const LogLimits limits_;
+  const std::string unit_;
   std::optional<Clock::time_point> started_;  // the open window's first row
   int written_ = 0;                           // rows written in the open window
   // At most `total` entries: one is made only for a row that is written.

@@ -12,10 +12,21 @@ namespace edihub::server {
 namespace {
 constexpr size_t kBatch = 1000;
 constexpr int kPauseMs = 20;
+
+// The line of a client's answers counted past its limits (as the server logs one answer).
+void log_counted(const store::MessageLog& s) {
+  LogLine("protocol", s.protocol)
+      .add("partner", s.partner_id)
+      .add("outcome", outcome_name(s.outcome))
+      .add("answers", s.answers)
+      .add("bytes", s.bytes)
+      .add("detail", s.detail, 1000)
+      .info();
+}
 }  // namespace
 
 LogWriter::LogWriter(std::string store_uri, LogLimits limits, size_t max_queued)
-    : store_uri_(std::move(store_uri)), max_queued_(max_queued), throttle_(limits) {}
+    : store_uri_(std::move(store_uri)), max_queued_(max_queued), throttle_(limits), lines_(limits, "log lines") {}
 
 LogWriter::~LogWriter() { stop(); }
 
@@ -48,6 +59,11 @@ void LogWriter::record(store::MessageLog row, std::string_view client) {
   if (full_batch) cv_.notify_one();
 }
 
+bool LogWriter::admit_line(const store::MessageLog& answer, std::string_view client) {
+  MutexLock lock(mu_);
+  return lines_.admit(answer, client, std::chrono::steady_clock::now());
+}
+
 uint64_t LogWriter::dropped() const {
   MutexLock lock(mu_);
   return dropped_;
@@ -63,22 +79,29 @@ void LogWriter::run() {
   std::vector<store::MessageLog> batch;  // its capacity goes back to the queue with each swap
   while (true) {
     batch.clear();
+    std::vector<store::MessageLog> line_counts;
+    bool stopping;
     {
       UniqueLock lock(mu_);
       // Rows collect for a few ms: one commit for many of them.
       cv_.wait_for(lock.native(), std::chrono::milliseconds(kPauseMs),
                    [&]() REQUIRES(mu_) { return stopping_ || rows_.size() >= kBatch; });
+      stopping = stopping_;
       // The counts of a window that has ended (of the open one at stop), after its rows.
-      for (store::MessageLog& s : throttle_.summaries(std::chrono::steady_clock::now(), stopping_))
-        rows_.push_back(std::move(s));
-      if (rows_.empty() && !stopping_) continue;
-      if (rows_.empty() && stopping_) return;
+      const auto now = std::chrono::steady_clock::now();
+      for (store::MessageLog& s : throttle_.summaries(now, stopping)) rows_.push_back(std::move(s));
+      line_counts = lines_.summaries(now, stopping);
       if (rows_.size() <= kBatch) {
         batch.swap(rows_);
       } else {  // more than a commit's worth: the oldest kBatch now, the rest next
         batch.assign(std::make_move_iterator(rows_.begin()), std::make_move_iterator(rows_.begin() + kBatch));
         rows_.erase(rows_.begin(), rows_.begin() + kBatch);
       }
+    }
+    for (const store::MessageLog& s : line_counts) log_counted(s);
+    if (batch.empty()) {
+      if (stopping) return;  // everything queued before stop() is written
+      continue;
     }
     if (!store) {
       // No fsync per batch: these rows are the log of answers already given

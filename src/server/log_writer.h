@@ -4,6 +4,10 @@
 // answer's path. A row may be lost in a crash; no receipt depends on it.
 // Bounded per client address and partner (log_throttle.h): past its limits a
 // client's rows are counted and written as one row when the window ends.
+// The server's log lines of those answers have the same limits, counted apart
+// (admit_line): past them a client's answers make one line per outcome when
+// the window ends, so a client that proves nothing cannot flood the log
+// either.
 #pragma once
 
 #include <condition_variable>
@@ -32,6 +36,9 @@ class LogWriter : public receivers::LogSink {
   uint64_t dropped() const;
   // Rows counted past a client's limits instead of written one by one.
   uint64_t counted() const;
+  // Whether the log line of `answer` (an answer that commits nothing) goes out
+  // now; false: it is counted, for its client's line when the window ends.
+  bool admit_line(const store::MessageLog& answer, std::string_view client);
 
  private:
   void run();
@@ -47,6 +54,7 @@ class LogWriter : public receivers::LogSink {
   bool stopping_ GUARDED_BY(mu_) = false;
   uint64_t dropped_ GUARDED_BY(mu_) = 0;
   LogThrottle throttle_ GUARDED_BY(mu_);
+  LogThrottle lines_ GUARDED_BY(mu_);
 };
 
 }  // namespace edihub::server

@@ -243,6 +243,18 @@ struct Server::Impl : http::Handler {
     if (r == Route::Health || r == Route::Ready) return;
     const std::string protocol = r == Route::As4 ? "as4" : r == Route::As2 ? "as2" : "http";
     metrics.observe(protocol, a.partner, a.outcome, ms);
+    // An answer that commits nothing (anyone may cause one) is logged within
+    // its client's limits; past them it is counted into one line a window.
+    if (a.outcome != Outcome::Processed && a.outcome != Outcome::Archived) {
+      store::MessageLog answer;
+      answer.partner_id = a.partner;
+      answer.protocol = protocol;
+      answer.transport_id = a.transport_id;
+      answer.outcome = a.outcome;
+      answer.detail = a.detail;
+      answer.bytes = static_cast<int64_t>(request.body.size());
+      if (!log.admit_line(answer, request.peer)) return;
+    }
     // Never whole payloads, never a partner's line break in the log (LogLine bounds every field).
     LogLine("protocol", protocol)
         .add("partner", a.partner)

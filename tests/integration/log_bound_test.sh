@@ -36,11 +36,24 @@ check_eq "the unknown sender's rows: its first five posts" "<s1@log.example> <s2
 check_eq "/metrics: the rows counted instead" "edihub_message_log_rows_counted_total 16" \
   "$(curl -s "http://127.0.0.1:$mport/metrics" | grep '^edihub_message_log_rows_counted_total')"
 
+# The log lines of these answers have the same limits: 8 lines for the 24 posts,
+# and none for 12 requests to no endpoint (127.0.0.1 with no partner is past its 5).
+for i in $(seq 1 12); do curl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$port/nowhere"; done | sort | uniq -c |
+  sed 's/^ *//' >"$WORK/nowhere"
+check_eq "every request to no endpoint answered" "12 404" "$(cat "$WORK/nowhere")"
+lines() { grep -c "$1" "$WORK/server.out" || true; }
+check_eq "log lines one by one: 5 for the unknown sender, 3 for acme" "5 3 0" \
+  "$(lines 'protocol=as2 partner="" .*STRANGER') $(lines 'protocol=as2 partner=acme') $(lines 'protocol=http')"
+
 # Stopping writes the open minute's counts, one row per client and partner.
 kill -TERM "$server"
 wait "$server" 2>/dev/null
 server=""
 check_eq "two rows of counts" 10 "$(rows)"
+check_eq "two log lines of counts, one for the unknown sender and no endpoint, one for acme" \
+  "protocol=http partner=\"\" outcome=rejected answers=19 bytes=0 detail=\"19 more answers to 127.0.0.1 for no known partner in this minute were not logged one by one (at most 5 log lines a minute per client address and partner); the last: no such endpoint: GET /nowhere\"
+protocol=as2 partner=acme outcome=rejected answers=9 bytes=99 detail=\"9 more answers to 127.0.0.1 for partner 'acme' in this minute were not logged one by one (at most 5 log lines a minute per client address and partner); the last: <a12@log.example>: " \
+  "$(grep ' answers=' "$WORK/server.out" | sed 's/^.*\] //; s/a12@log.example>: .*/a12@log.example>: /')"
 check_eq "the unknown sender's count" \
   "rejected|7 more answers to 127.0.0.1 for no known partner in this minute were not logged one by one (at most 5 rows a minute per client address and partner); the last: <s12@log.example>: unknown AS2-From 'STRANGER': no partner profile lists it" \
   "$(sql "$db" "SELECT outcome, detail FROM messages WHERE partner_id IS NULL AND detail LIKE '7 more%'")"
