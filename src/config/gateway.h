@@ -17,7 +17,8 @@
 //             request-timeout-seconds="120" max-connections="512" max-connections-per-client="64"
 //             max-buffered-bytes="536870912" max-message-unwrap-bytes="104857600"
 //             max-unwrap-bytes="1073741824" max-log-rows-per-client="60" max-log-rows="1000"/>
-//                                           (rows a minute of answers that commit nothing)
+//                                           (rows and log lines a minute of answers that commit
+//                                            nothing, per client address and partner / in all)
 //     <outbox first-retry-seconds="5" max-attempts="12" timeout-seconds="30" workers="4"/>
 //     <documents webhook="https://erp.example/edi"/>  (or dir="PATH": booked documents of
 //                                                      every partner without its own <documents>)
@@ -99,7 +100,8 @@ struct Gateway {
   size_t max_unwrap_bytes = 1u << 30;            // being unwrapped at once, gateway-wide
   // Message-log rows a minute of answers that commit nothing (refusals,
   // retransmissions answered from the store): per client address and partner
-  // named, and in all; past them counted, one row per client a minute.
+  // named, and in all; past them counted, one row per client and outcome a
+  // minute. Their log lines have the same limits, counted apart.
   int max_log_rows_per_client = 60;
   int max_log_rows = 1000;
   int outbox_first_retry_seconds = 5;
