@@ -21,13 +21,23 @@ struct Party {
   std::string qualifier;  // X12 ISA05/07, GS has none; EDIFACT 0007 (may be empty)
 };
 
+// What is wrong with the characters of a value whose code is 6 (invalid
+// character): X12 has one code for all, ISO 9735's 0085 tells them apart.
+enum class BadCharacter : uint8_t {
+  kNone,
+  kType,       // a letter in a numeric element, a digit in an alphabetic one (0085: 37)
+  kSet,        // a control character, outside every syntax level's set (0085: 21)
+  kSeparator,  // an unreleased component or repetition separator in a value (0085: 16)
+};
+
 // One element error inside a segment, for AK4 / IK4 in 997 / 999.
 struct ElementError {
-  int position = 0;       // element position in the segment, 1-based
+  int position = 0;       // element position in the segment, 1-based from the first after the tag (X12's count)
   int component = 0;      // component position, 0 when not composite
   std::string reference;  // data element reference number, may be empty
   std::string code;       // X12 AK403 / IK403 code
   std::string value;      // the bad value, may be empty
+  BadCharacter character = BadCharacter::kNone;  // why, when `code` is 6
   // The element whose presence made this one required or excluded (a
   // relational condition), for the 999's CTX "SITUATIONAL TRIGGER": its
   // position in the same segment (0: no trigger) and reference number.
@@ -38,9 +48,11 @@ struct ElementError {
 // One segment error inside a message, for AK3 / IK3 in 997 / 999.
 struct SegmentError {
   std::string tag;
-  uint32_t position = 0;  // position in the message, ST/UNH = 1
-  std::string loop;       // loop identifier, may be empty
-  std::string code;       // X12 AK304 / IK304 code ("1" unrecognized segment ID, ...)
+  // Position in the message, ST/UNH = 1: the segment in error, or for a
+  // missing one (code 3) the segment at which the gap was found.
+  uint32_t position = 0;
+  std::string loop;  // loop identifier, may be empty
+  std::string code;  // X12 AK304 / IK304 code ("1" unrecognized segment ID, ...)
   std::vector<ElementError> elements;
 };
 

@@ -54,15 +54,35 @@ const char* segment_syntax_error(const std::string& code) {
 }
 
 // 0085 for an element finding (the X12 AK403 codes, I6/I10 from a guide).
-const char* element_syntax_error(const std::string& code) {
-  if (code == "1" || code == "2") return "13";     // missing
-  if (code == "3") return "16";                    // too many constituents
-  if (code == "4") return "40";                    // data element too short
-  if (code == "5") return "39";                    // data element too long
-  if (code == "6") return "21";                    // invalid character(s)
+const char* element_syntax_error(const edi::ElementError& e) {
+  const std::string& code = e.code;
+  if (code == "1" || code == "2") return "13";   // missing
+  if (code == "3" || code == "13") return "16";  // too many constituents
+  if (code == "4") return "40";                  // data element too short
+  if (code == "5") return "39";                  // data element too long
+  if (code == "6") {
+    if (e.character == edi::BadCharacter::kType) return "37";       // invalid type of characters
+    if (e.character == edi::BadCharacter::kSeparator) return "16";  // a separator: constituents too many
+    return "21";                                                    // invalid character(s)
+  }
   if (code == "I6") return "14";                   // value not supported in this position
   if (code == "10" || code == "I10") return "15";  // not supported in this position
   return "12";                                     // invalid value (a code, a date, a time)
+}
+
+// ISO 9735 counts a segment's positions from its tag (0098: the tag is 1),
+// the validator from the first element after it, as X12 does.
+std::string element_position(const edi::ElementError& e, char component_separator) {
+  std::string at = std::to_string(e.position + 1);
+  if (e.component > 0) at += component_separator + std::to_string(e.component);
+  return at;
+}
+
+// 0096 counts from UNH = 1. A missing segment is reported at the last segment
+// processed before the gap (the CONTRL's note to 0096); the validator names
+// the segment at which it found the gap, the one after.
+uint32_t segment_position(const edi::SegmentError& e) {
+  return e.code == "3" && e.position > 1 ? e.position - 1 : e.position;
 }
 
 // A message's UCM, then a UCS (and its UCDs) per segment error.
@@ -70,12 +90,9 @@ void write_ucm(Writer& w, const edi::Message& msg, const std::string& id, const 
   const bool rejected = me != nullptr || (!msg.segment_errors.empty() && !msg.errors_accepted);
   w.segment({"UCM", w.esc(msg.control_number), id, rejected ? "4" : "7", me ? syntax_error(me->code) : ""});
   for (const edi::SegmentError& se : msg.segment_errors) {
-    w.segment({"UCS", std::to_string(se.position), se.elements.empty() ? segment_syntax_error(se.code) : ""});
-    for (const edi::ElementError& ee : se.elements) {
-      std::string at = std::to_string(ee.position);
-      if (ee.component > 0) at += w.comp() + std::to_string(ee.component);
-      w.segment({"UCD", element_syntax_error(ee.code), at});
-    }
+    w.segment({"UCS", std::to_string(segment_position(se)), se.elements.empty() ? segment_syntax_error(se.code) : ""});
+    for (const edi::ElementError& ee : se.elements)
+      w.segment({"UCD", element_syntax_error(ee), element_position(ee, w.comp())});
   }
 }
 

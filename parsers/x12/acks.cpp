@@ -9,13 +9,15 @@ using edi::ErrorCode;
 
 namespace {
 
-// A 999's implementation codes as a 997 says them (004010 has none): a "not
-// used" segment is unexpected (2), a "not used" element excluded (10), a code
-// the guide does not use invalid (7).
+// A 999's codes as a 997 says them (004010 has neither the implementation
+// codes nor 13): a "not used" segment is unexpected (2), a "not used" element
+// excluded (10), a code the guide does not use invalid (7), a component too
+// many a data element too many (3).
 std::string code_997(const std::string& code) {
   if (code == "I4") return "2";
   if (code == "I10") return "10";
   if (code == "I6") return "7";
+  if (code == "13") return "3";  // too many components: 004010's AK403 has only "too many data elements"
   return code;
 }
 

@@ -46,6 +46,14 @@ bool has_separator(std::string_view v, const edi::Delimiters& d, bool simple) {
   return false;
 }
 
+// Why a value got code 6 (the CONTRL says each differently).
+edi::BadCharacter bad_character(std::string_view v, const edi::Delimiters& d, bool simple) {
+  if (has_separator(v, d, simple)) return edi::BadCharacter::kSeparator;
+  for (char c : v)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return edi::BadCharacter::kSet;
+  return edi::BadCharacter::kType;
+}
+
 bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
 int digits(std::string_view s, size_t from, size_t n) {
@@ -157,6 +165,7 @@ std::string_view element_error_text(std::string_view code) {
                                                "invalid date",
                                                "invalid time",
                                                "exclusion condition violated"};
+  if (code == "13") return "too many components";
   if (code == "I6") return "code value not used in implementation";
   if (code == "I10") return "implementation \"not used\" data element present";
   size_t i = 0;
@@ -302,7 +311,8 @@ void Validator::check_elements(const SegmentDef& def, const edi::Segment& s, uin
     e.code = code;
     // The bad value where there is one (too short ... exclusion), not for what is missing or extra.
     const std::string_view c(code);
-    if (c != "1" && c != "2" && c != "3" && c != "I10") e.value = quotable(value, d_);
+    if (c != "1" && c != "2" && c != "3" && c != "13" && c != "I10") e.value = quotable(value, d_);
+    if (c == "6") e.character = bad_character(value, d_, component == 0);
     found.push_back(std::move(e));
   };
   for (size_t i = 1; i <= n; ++i) {
@@ -335,7 +345,9 @@ void Validator::check_elements(const SegmentDef& def, const edi::Segment& s, uin
     for (size_t k = 0; k < components.size(); ++k) {
       const auto position = static_cast<uint32_t>(i), component = static_cast<uint32_t>(k + 1);
       if (k >= parts.size()) {
-        add(position, component, use.ref(), "3", components[k]);
+        // Too many components (997: 3). No reference: IK402 is a data
+        // element's number, and a component past the last has none.
+        add(position, component, "", "13", components[k]);
         break;
       }
       if (components[k].empty()) {

@@ -12,6 +12,7 @@
 //                5 data element too long        6 invalid character in data element
 //                7 invalid code value           8 invalid date
 //                9 invalid time                 10 exclusion condition violated
+//                13 too many components (a composite's; 005010X231, the 997 says 3)
 //
 // and, where a partner's guide narrows the standard, the 999's implementation
 // codes: IK304 I4 ("not used" segment present), IK403 I10 ("not used" element

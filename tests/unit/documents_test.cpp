@@ -284,6 +284,11 @@ TEST_CASE("element errors: each AK403 code with the exact AK4 and the bad value"
   CHECK(findings(with(kInvoice, 7, "DTM*011*20240312*2361")) == "AK3*DTM*9**8~\nAK4*3*337*9*2361~\nAK5*R*5~\n");
   // A composite's component: REF04 C040 needs its second component.
   CHECK(findings(with(kInvoice, 1, "REF*IA*VEND7788**ZZ")) == "AK3*REF*3**8~\nAK4*4>2*127*1~\nAK5*R*5~\n");
+  // A component too many in REF04 (C040 has six): 13 "too many components" in a
+  // 999 (005010X231), 3 in a 997, whose 004010 code list has no 13.
+  CHECK(findings(with(kInvoice, 1, "REF*IA*VEND7788**ZZ>1>ZZ>2>ZZ>3>X")) == "AK3*REF*3**8~\nAK4*4>7**3~\nAK5*R*5~\n");
+  CHECK(ack_findings(with(kInvoice, 1, "REF*IA*VEND7788**ZZ>1>ZZ>2>ZZ>3>X"), standard, true) ==
+        "IK3*REF*3**8~\nIK4*4>7**13~\nIK5*R*5~\n");
   // Several errors in one segment, in element order.
   CHECK(findings(with(kInvoice, 0, "BIG*20241301*INV-1*2024")) ==
         "AK3*BIG*2**8~\nAK4*1*373*8*20241301~\nAK4*3*373*4*2024~\nAK5*R*5~\n");

@@ -157,12 +157,13 @@ std::string contrl_findings(const std::vector<std::string>& content, bool accept
 TEST_CASE("an EDIFACT message that passes its definition: UCM 7, and the release character is data") {
   CHECK(contrl_findings(kInvoice) == "UCM+1+INVOIC:D:96A:UN+7'\n");
   // Without the release character the separator splits 1004: an element too many (16).
-  CHECK(contrl_findings(with(kInvoice, 0, "BGM+380+INV+1+9")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+2'\nUCD+16+4'\n");
+  CHECK(contrl_findings(with(kInvoice, 0, "BGM+380+INV+1+9")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+2'\nUCD+16+5'\n");
 }
 
 TEST_CASE("EDIFACT findings: each 0085 code in its UCS or UCD") {
-  // 13: BGM missing, noticed at the DTM that follows UNH.
-  CHECK(contrl_findings({kInvoice.begin() + 1, kInvoice.end()}) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+2+13'\n");
+  // 13: BGM missing, noticed at the DTM that follows UNH; ISO 9735 points at
+  // the last segment processed before the gap, UNH (1).
+  CHECK(contrl_findings({kInvoice.begin() + 1, kInvoice.end()}) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+1+13'\n");
   // 15: a segment the directory does not know.
   auto unknown = kInvoice;
   unknown.insert(unknown.begin() + 2, "ZZZ+1");
@@ -171,23 +172,32 @@ TEST_CASE("EDIFACT findings: each 0085 code in its UCS or UCD") {
   auto dates = kInvoice;
   for (int i = 0; i < 35; ++i) dates.insert(dates.begin() + 1, "DTM+137:20240315:102");
   CHECK(contrl_findings(dates) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+38+35'\n");
-  // 39 too long, 40 too short (UNS's 0081 is a1 ... a code: 12), 21 a letter in a numeric.
-  CHECK(contrl_findings(with(kInvoice, 0, "BGM+380+INV-12+9")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+2'\nUCD+39+2'\n");
-  CHECK(contrl_findings(with(kInvoice, 5, "UNS+X")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+7'\nUCD+12+1'\n");
-  CHECK(contrl_findings(with(kInvoice, 5, "UNS+1")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+7'\nUCD+21+1'\n");
-  CHECK(contrl_findings(with(kInvoice, 4, "QTY+47:24x")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+6'\nUCD+21+1:2'\n");
+  // 39 too long, 40 too short (UNS's 0081 is a1 ... a code: 12), 37 (invalid type of
+  // characters) a digit in an alphabetic element and a letter in a numeric one.
+  // UCD's 0098 counts the tag as 1: BGM's 1004 is element 3.
+  CHECK(contrl_findings(with(kInvoice, 0, "BGM+380+INV-12+9")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+2'\nUCD+39+3'\n");
+  CHECK(contrl_findings(with(kInvoice, 5, "UNS+X")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+7'\nUCD+12+2'\n");
+  CHECK(contrl_findings(with(kInvoice, 5, "UNS+1")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+7'\nUCD+37+2'\n");
+  CHECK(contrl_findings(with(kInvoice, 4, "QTY+47:24x")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+6'\nUCD+37+2:2'\n");
   // n accepts ',' as the decimal mark and a minus sign; 13 for a missing component.
   CHECK(contrl_findings(with(kInvoice, 4, "QTY+47:-24,5")) == "UCM+1+INVOIC:D:96A:UN+7'\n");
-  CHECK(contrl_findings(with(kInvoice, 4, "QTY+47")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+6'\nUCD+13+1:2'\n");
+  CHECK(contrl_findings(with(kInvoice, 4, "QTY+47")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+6'\nUCD+13+2:2'\n");
   // 16: a component too many.
-  CHECK(contrl_findings(with(kInvoice, 4, "QTY+47:24:PCE:X")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+6'\nUCD+16+1:4'\n");
+  CHECK(contrl_findings(with(kInvoice, 4, "QTY+47:24:PCE:X")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+6'\nUCD+16+2:4'\n");
   // 40: too short; 36: the NAD group more than 99 times.
-  CHECK(contrl_findings(with(kInvoice, 2, "NAD+S")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+4'\nUCD+40+1'\n");
+  CHECK(contrl_findings(with(kInvoice, 2, "NAD+S")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+4'\nUCD+40+2'\n");
   auto parties = kInvoice;
   for (int i = 0; i < 99; ++i) parties.insert(parties.begin() + 2, "NAD+BY+" + std::to_string(i));
   CHECK(contrl_findings(parties) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+103+36'\n");
+  // 21: a control character, outside every syntax level's set; 16: a component
+  // separator in a simple element (DTM's 2005 is its composite's first component).
+  CHECK(contrl_findings(with(kInvoice, 0, "BGM+380+IN\x01V+9")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+2'\nUCD+21+3'\n");
+  CHECK(contrl_findings(with(kInvoice, 0, "BGM+380+INV:1+9")) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+2'\nUCD+16+3'\n");
+  // The mandatory UNS missing: found at UNT (7), reported at QTY (6), the last
+  // segment before the gap.
+  CHECK(contrl_findings({kInvoice.begin(), kInvoice.end() - 1}) == "UCM+1+INVOIC:D:96A:UN+4'\nUCS+6+13'\n");
   // Accepted by the partner's policy: UCM 7, the findings still listed.
-  CHECK(contrl_findings(with(kInvoice, 5, "UNS+X"), true) == "UCM+1+INVOIC:D:96A:UN+7'\nUCS+7'\nUCD+12+1'\n");
+  CHECK(contrl_findings(with(kInvoice, 5, "UNS+X"), true) == "UCM+1+INVOIC:D:96A:UN+7'\nUCS+7'\nUCD+12+2'\n");
 }
 
 TEST_CASE("an EDIFACT guide: 14 for a code the guide does not use, 15 for a segment or an element it does not") {
@@ -209,10 +219,10 @@ TEST_CASE("an EDIFACT guide: 14 for a code the guide does not use, 15 for a segm
         "UCI+INV0001+5412345000013:14+5400000000009:14+7'\n"
         "UCM+1+INVOIC:D:96A:UN+4'\n"
         "UCS+2'\n"
-        "UCD+15+3'\n"
+        "UCD+15+4'\n"
         "UCS+4+15'\n"
         "UCS+7'\n"
-        "UCD+14+1'\n"
+        "UCD+14+2'\n"
         "UNT+9+1'\n"
         "UNZ+1+C0001'\n");
 }
