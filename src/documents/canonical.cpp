@@ -1,5 +1,7 @@
 #include "src/documents/canonical.h"
 
+#include <algorithm>
+
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
 
@@ -183,6 +185,21 @@ struct CanonicalReader::State {
   std::vector<std::string> done;
 };
 
+namespace {
+
+// "version" is what the schema says: X12's GS08/ST03, EDIFACT's S009 version,
+// release and agency ("D:96A:UN"); an EDIFACT association-assigned code
+// (S009 0057, "EAN008"), which the model keeps as a fourth part, goes in "association".
+void set_version(Object& head, edi::Standard standard, const std::string& version) {
+  size_t cut = std::string::npos;
+  if (standard == edi::Standard::Edifact && std::count(version.begin(), version.end(), ':') == 3)
+    cut = version.rfind(':');
+  head.set("version", text(version.substr(0, cut)));
+  if (cut != std::string::npos) head.set("association", text(version.substr(cut + 1)));
+}
+
+}  // namespace
+
 CanonicalReader::CanonicalReader(const Catalog& catalog) : state_(std::make_unique<State>(catalog)) {}
 CanonicalReader::~CanonicalReader() = default;
 
@@ -195,7 +212,7 @@ void CanonicalReader::begin(const edi::Interchange& ic, const edi::Group& group,
   st.head = object();
   st.head->set("schema", std::string(kCanonicalSchema));
   st.head->set("standard", std::string(edi::standard_name(ic.standard)));
-  st.head->set("version", text(message.version));
+  set_version(*st.head, ic.standard, message.version);
   st.head->set("type", text(message.type));
   if (def != nullptr && !def->name.empty()) st.head->set("name", text(def->name));
   Object::Ptr envelope = object();

@@ -4,7 +4,8 @@
 # message's document checked against v1.schema.json by an independent
 # validator (python3-jsonschema); the examples in schema/document/examples are
 # what the binary prints today; and a document is refused by the schema when
-# it is not one (so the check can fail).
+# it is not one (so the check can fail). EDIFACT's association code is a
+# field of its own (`association`), not part of `version`.
 source "$(dirname "$0")/lib.sh"
 trap '[[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
 schema="$REPO/schema/document/v1.schema.json"
@@ -50,5 +51,19 @@ for example in "$REPO"/schema/document/examples/*.json; do
       >"$WORK/$name.json"
   cmp -s "$example" "$WORK/$name.json" || fail "schema/document/examples/$name.json is not what inspect prints: $(diff "$example" "$WORK/$name.json" | head -5)"
 done
+# EDIFACT's version is S009's version, release and agency; the association
+# code (0057) has a field of its own, and a version that carries it is refused.
+"$EDIHUB" inspect --json --documents "$REPO/samples/edi/edifact-desadv-d96a-una.edi" >"$WORK/desadv.json"
+check_eq "DESADV: version and association" "D:96A:UN EAN005" "$(python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))["interchanges"][0]["groups"][0]["messages"][0]["document"]
+print(d["version"], d.get("association"))' "$WORK/desadv.json")"
+check_eq "the schema refuses an EDIFACT version with the association code in it" refused "$(python3 - "$schema" "$WORK/desadv.json" <<'PY'
+import json, sys, jsonschema
+validator = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+doc = json.load(open(sys.argv[2]))["interchanges"][0]["groups"][0]["messages"][0]["document"]
+doc["version"] += ":" + doc.pop("association")
+print("refused" if list(validator.iter_errors(doc)) else "accepted")
+PY
+)"
 check_eq "--documents without --json" 2 "$("$EDIHUB" inspect --documents "$REPO/samples/edi/x12-850-004010.edi" >/dev/null 2>&1; echo $?)"
 finish
