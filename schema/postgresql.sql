@@ -393,3 +393,77 @@ SELECT edihub_link_lines('order_response_lines', 'order_responses', 'response_nu
 -- (<limits max-log-rows-per-client>) its answers of one outcome in a minute
 -- are one row, and `answers` says how many.
 ALTER TABLE messages ADD COLUMN answers BIGINT NOT NULL DEFAULT 1;
+
+-- migration 10: an invoice and a credit note numbered alike are two documents
+-- (SQLite's migration 11). The key is (partner_id, invoice_number,
+-- credit_note), for the lines too (a column credit_note added to
+-- invoice_lines), and the lines' triggers of migration 8 are written again on
+-- that key by edihub_link_lines_on, which takes the key's columns; a type whose
+-- key is (partner_id, number) keeps the triggers edihub_link_lines wrote.
+ALTER TABLE invoice_lines ADD COLUMN credit_note BIGINT NOT NULL DEFAULT 0;
+UPDATE invoice_lines l SET credit_note = i.credit_note FROM invoices i
+  WHERE i.partner_id = l.partner_id AND i.invoice_number = l.invoice_number AND i.credit_note <> 0;
+DROP TRIGGER edihub_lines_added ON invoice_lines;
+DROP TRIGGER edihub_lines_changed ON invoice_lines;
+DROP TRIGGER edihub_lines_cascade ON invoices;
+DROP TRIGGER edihub_lines_keep_key ON invoices;
+DROP FUNCTION edihub_invoice_lines_check();
+DROP FUNCTION edihub_invoice_lines_cascade();
+DROP FUNCTION edihub_invoice_lines_keep_key();
+ALTER TABLE invoice_lines DROP CONSTRAINT invoice_lines_pkey;
+ALTER TABLE invoice_lines ADD PRIMARY KEY (partner_id, invoice_number, credit_note, position);
+ALTER TABLE invoices DROP CONSTRAINT invoices_pkey;
+ALTER TABLE invoices ADD PRIMARY KEY (partner_id, invoice_number, credit_note);
+CREATE FUNCTION edihub_link_lines_on(lines TEXT, documents TEXT, key TEXT[]) RETURNS void LANGUAGE plpgsql AS $link$
+DECLARE
+  cols TEXT := (SELECT string_agg(format('%I', k), ', ') FROM unnest(key) k);
+  dl TEXT := (SELECT string_agg(format('d.%1$I = l.%1$I', k), ' AND ') FROM unnest(key) k);
+  ld TEXT := (SELECT string_agg(format('l.%1$I = d.%1$I', k), ' AND ') FROM unnest(key) k);
+  no TEXT := (SELECT string_agg(format('n.%1$I = o.%1$I', k), ' AND ') FROM unnest(key) k);
+  lo TEXT := (SELECT string_agg(format('l.%1$I = o.%1$I', k), ' AND ') FROM unnest(key) k);
+BEGIN
+  -- The lines of one INSERT or UPDATE: their documents exist, locked FOR KEY SHARE.
+  EXECUTE format($f$
+    CREATE FUNCTION %1$I() RETURNS trigger LANGUAGE plpgsql AS $body$
+    BEGIN
+      IF (SELECT count(*) FROM (SELECT 1 FROM %3$I d JOIN (SELECT DISTINCT %4$s FROM edihub_lines) l
+            ON %5$s FOR KEY SHARE OF d) x)
+         < (SELECT count(*) FROM (SELECT DISTINCT %4$s FROM edihub_lines) l) THEN
+        RAISE EXCEPTION 'a line of table "%2$s" names no row of "%3$s" (%4$s)'
+          USING ERRCODE = 'foreign_key_violation';
+      END IF;
+      RETURN NULL;
+    END
+    $body$ $f$, 'edihub_' || lines || '_check', lines, documents, cols, dl);
+  -- Documents deleted: their lines with them.
+  EXECUTE format($f$
+    CREATE FUNCTION %1$I() RETURNS trigger LANGUAGE plpgsql AS $body$
+    BEGIN
+      DELETE FROM %2$I l USING edihub_gone d WHERE %3$s;
+      RETURN NULL;
+    END
+    $body$ $f$, 'edihub_' || lines || '_cascade', lines, ld);
+  -- Documents updated: none that has lines changes its key.
+  EXECUTE format($f$
+    CREATE FUNCTION %1$I() RETURNS trigger LANGUAGE plpgsql AS $body$
+    BEGIN
+      IF EXISTS (SELECT 1 FROM edihub_old o WHERE NOT EXISTS (SELECT 1 FROM edihub_new n WHERE %4$s)
+            AND EXISTS (SELECT 1 FROM %2$I l WHERE %5$s)) THEN
+        RAISE EXCEPTION 'a row of table "%3$s" that has lines in "%2$s" keeps its key (%6$s)'
+          USING ERRCODE = 'foreign_key_violation';
+      END IF;
+      RETURN NULL;
+    END
+    $body$ $f$, 'edihub_' || lines || '_keep_key', lines, documents, no, lo, cols);
+  EXECUTE format('CREATE TRIGGER edihub_lines_added AFTER INSERT ON %I REFERENCING NEW TABLE AS edihub_lines'
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION %I()', lines, 'edihub_' || lines || '_check');
+  EXECUTE format('CREATE TRIGGER edihub_lines_changed AFTER UPDATE ON %I REFERENCING NEW TABLE AS edihub_lines'
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION %I()', lines, 'edihub_' || lines || '_check');
+  EXECUTE format('CREATE TRIGGER edihub_lines_cascade AFTER DELETE ON %I REFERENCING OLD TABLE AS edihub_gone'
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION %I()', documents, 'edihub_' || lines || '_cascade');
+  EXECUTE format('CREATE TRIGGER edihub_lines_keep_key AFTER UPDATE ON %I'
+                 ' REFERENCING OLD TABLE AS edihub_old NEW TABLE AS edihub_new'
+                 ' FOR EACH STATEMENT EXECUTE FUNCTION %I()', documents, 'edihub_' || lines || '_keep_key');
+END
+$link$;
+SELECT edihub_link_lines_on('invoice_lines', 'invoices', ARRAY['partner_id', 'invoice_number', 'credit_note']);

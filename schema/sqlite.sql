@@ -460,3 +460,51 @@ CREATE INDEX peppol_exchanges_exchanged_at ON peppol_exchanges (exchanged_at);
 -- its answers of one outcome in a minute are one row, and `answers` says how
 -- many. Counts of answers sum this column; counts of rows are what was written.
 ALTER TABLE messages ADD COLUMN answers INTEGER NOT NULL DEFAULT 1;
+
+-- migration 11: an invoice and a credit note numbered alike are two documents.
+-- Several ERPs number credit notes in their invoice series; keyed by the
+-- number alone, a credit note numbered as an earlier invoice was taken for an
+-- older version of it and not booked. The key is now (partner_id,
+-- invoice_number, credit_note), for the lines too (a column credit_note added
+-- to invoice_lines); the versions of each apply among themselves. Same rows.
+CREATE TABLE invoices_v11 (
+  partner_id       TEXT    NOT NULL,
+  invoice_number   TEXT    NOT NULL,
+  credit_note      INTEGER NOT NULL DEFAULT 0,
+  purpose          TEXT    NOT NULL,
+  status           TEXT    NOT NULL CHECK (status IN ('active', 'cancelled')),
+  document_date    TEXT    NOT NULL,
+  order_number     TEXT,
+  currency         TEXT,
+  total_minor      INTEGER NOT NULL,
+  tax_minor        INTEGER,
+  line_total_minor INTEGER,
+  source           TEXT    NOT NULL,
+  versions         INTEGER NOT NULL DEFAULT 1,
+  created_at       INTEGER NOT NULL,
+  updated_at       INTEGER NOT NULL,
+  PRIMARY KEY (partner_id, invoice_number, credit_note)
+);
+INSERT INTO invoices_v11 (partner_id, invoice_number, credit_note, purpose, status, document_date, order_number, currency, total_minor, tax_minor, line_total_minor, source, versions, created_at, updated_at) SELECT partner_id, invoice_number, credit_note, purpose, status, document_date, order_number, currency, total_minor, tax_minor, line_total_minor, source, versions, created_at, updated_at FROM invoices;
+CREATE TABLE invoice_lines_v11 (
+  partner_id     TEXT    NOT NULL,
+  invoice_number TEXT    NOT NULL,
+  credit_note    INTEGER NOT NULL DEFAULT 0,
+  position       INTEGER NOT NULL,
+  line_number    INTEGER NOT NULL,
+  item_id        TEXT,
+  item_id_type   TEXT,
+  quantity       TEXT    NOT NULL,
+  unit           TEXT,
+  unit_price     TEXT,
+  amount_minor   INTEGER NOT NULL,
+  PRIMARY KEY (partner_id, invoice_number, credit_note, position),
+  FOREIGN KEY (partner_id, invoice_number, credit_note)
+    REFERENCES invoices_v11 (partner_id, invoice_number, credit_note) ON DELETE CASCADE
+) WITHOUT ROWID;
+INSERT INTO invoice_lines_v11 (partner_id, invoice_number, credit_note, position, line_number, item_id, item_id_type, quantity, unit, unit_price, amount_minor) SELECT l.partner_id, l.invoice_number, i.credit_note, l.position, l.line_number, l.item_id, l.item_id_type, l.quantity, l.unit, l.unit_price, l.amount_minor FROM invoice_lines l JOIN invoices i ON i.partner_id = l.partner_id AND i.invoice_number = l.invoice_number;
+DROP TABLE invoice_lines;
+DROP TABLE invoices;
+ALTER TABLE invoices_v11 RENAME TO invoices;
+ALTER TABLE invoice_lines_v11 RENAME TO invoice_lines;
+CREATE INDEX invoices_source ON invoices (partner_id, source);

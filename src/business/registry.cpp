@@ -68,7 +68,9 @@ const DocumentType& shipment_notice_type() {
                                {"supplier_item", K::OptionalText},
                                {"quantity", K::Text},
                                {"unit", K::OptionalText},
-                               {"order_number", K::OptionalText}}};
+                               {"order_number", K::OptionalText}},
+                              {},
+                              {}};
   return t;
 }
 
@@ -90,7 +92,9 @@ const DocumentType& invoice_type() {
                                {"quantity", K::Text},
                                {"unit", K::OptionalText},
                                {"unit_price", K::OptionalText},
-                               {"amount_minor", K::Integer}}};
+                               {"amount_minor", K::Integer}},
+                              "credit_note",
+                              "credit-note"};
   return t;
 }
 
@@ -113,7 +117,9 @@ const DocumentType& order_type() {
                                {"item_id_type", K::OptionalText},
                                {"quantity", K::Text},
                                {"unit", K::OptionalText},
-                               {"unit_price", K::OptionalText}}};
+                               {"unit_price", K::OptionalText}},
+                              {},
+                              {}};
   return t;
 }
 
@@ -133,8 +139,22 @@ const DocumentType& order_response_type() {
                                {"item_id_type", K::OptionalText},
                                {"quantity", K::OptionalText},
                                {"unit", K::OptionalText},
-                               {"line_status", K::OptionalText}}};
+                               {"line_status", K::OptionalText}},
+                              {},
+                              {}};
   return t;
+}
+
+size_t DocumentType::variant_index() const {
+  if (variant.empty()) return std::string_view::npos;
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (fields[i].name == variant) return i;
+  return std::string_view::npos;
+}
+
+std::string_view kind_of(const Document& doc) {
+  const size_t v = doc.type->variant_index();
+  return v != std::string_view::npos && doc.fields.at(v).integer != 0 ? doc.type->variant_kind : doc.type->kind;
 }
 
 const std::vector<const DocumentType*>& document_types() {

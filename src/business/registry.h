@@ -11,8 +11,9 @@
 //
 // Fixed columns of every header table: partner_id, <number_column>, purpose,
 // status ('active'/'cancelled'), document_date, <fields...>, source,
-// versions, created_at, updated_at; primary key (partner_id, number).
-// Every line table: partner_id, <number_column>, position, <line_fields...>.
+// versions, created_at, updated_at; primary key (partner_id, number), or
+// (partner_id, number, <variant>) for a type with a variant.
+// Every line table: partner_id, <number_column>, [<variant>,] position, <line_fields...>.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +59,15 @@ struct DocumentType {
   std::vector<Field> fields;       // after document_date, in column order
   std::string_view line_table;     // "invoice_lines"
   std::vector<Field> line_fields;  // after position, in column order
+  // A Flag field that is part of the key: two documents whose numbers are
+  // equal and whose flags differ are different documents, each with its own
+  // versions (an invoice and a credit note numbered alike: several ERPs number
+  // both in one series). Empty: the number alone is the key.
+  std::string_view variant;
+  std::string_view variant_kind;  // the kind of a document whose variant is set ("credit-note")
+
+  // The position of `variant` in `fields` (npos: none).
+  size_t variant_index() const;
 };
 
 // A document as booked: its type, the version key (number, purpose, date)
@@ -73,6 +83,10 @@ struct Document {
   // the back office; empty when nobody asked for it.
   std::string canonical;
 };
+
+// The document's own kind: the type's, or its variant's when the flag is set
+// ("credit-note"). It names the document in its event id and its ordering key.
+std::string_view kind_of(const Document& doc);
 
 // Every type, in the order the console lists them.
 const std::vector<const DocumentType*>& document_types();

@@ -2,14 +2,16 @@
 // registry.h), built from its type: table and column names come from the
 // registry, never from a partner; every value is a bound parameter.
 //
-// Parameters, numbered from 1 (`?N` on SQLite, `$N` on PostgreSQL):
-//   select, delete_lines: partner, number
+// Parameters, numbered from 1 (`?N` on SQLite, `$N` on PostgreSQL); a type
+// with a variant (registry.h: an invoice's credit_note) has it in its key:
+//   select, delete_lines: partner, number[, variant]
 //   insert, replace: partner, number, purpose, status, document date, the
-//     type's fields in order, source, now
-//   cancel: partner, number, purpose, document date, source, now
-//   line (one row): partner, number, position, the line fields in order
-//   lines (kLineRows rows): partner, number, then per row its position and
-//     line fields in order (row r's position is 3 + r * (1 + line fields))
+//     type's fields in order (the variant among them), source, now
+//   cancel: partner, number, purpose, document date, source, now[, variant]
+//   line (one row): partner, number[, variant], position, the line fields in order
+//   lines (kLineRows rows): partner, number[, variant], then per row its
+//     position and line fields in order (row r's position is
+//     first_line_parameter + r * (1 + line fields))
 #pragma once
 
 #include <cstddef>
@@ -27,6 +29,9 @@ inline constexpr size_t kLineRows = 50;
 struct DocumentSql {
   std::string select, insert, replace, cancel, delete_lines, line, lines;
 };
+
+// The parameter of the first line's position: 3, or 4 after a variant.
+int first_line_parameter(const business::DocumentType& t);
 
 // `placeholder` is '?' (SQLite) or '$' (PostgreSQL).
 DocumentSql document_sql(const business::DocumentType& t, char placeholder);

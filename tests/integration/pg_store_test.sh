@@ -38,18 +38,18 @@ done
 # its key, deleting a document deletes its lines.
 psql_error() { psql -X -A -t -q -h 127.0.0.1 -p "$PG_PORT" -U edihub -d edihub -c "$1" 2>&1 >/dev/null | head -1; }
 check_eq "a line of no invoice" \
-  'ERROR:  a line of table "invoice_lines" names no row of "invoices" (partner_id, invoice_number)' \
+  'ERROR:  a line of table "invoice_lines" names no row of "invoices" (partner_id, invoice_number, credit_note)' \
   "$(psql_error "INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, quantity, amount_minor)
     VALUES ('acme', 'INV-NONE', 1, 1, '1', 100)")"
 check_eq "lines of one statement, one of no invoice" \
-  'ERROR:  a line of table "invoice_lines" names no row of "invoices" (partner_id, invoice_number)' \
+  'ERROR:  a line of table "invoice_lines" names no row of "invoices" (partner_id, invoice_number, credit_note)' \
   "$(psql_error "INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, quantity, amount_minor)
     VALUES ('acme', 'INV-ARRAY', 90, 1, '1', 100), ('acme', 'INV-NONE', 1, 1, '1', 100)")"
 check_eq "a line moved to no invoice" \
-  'ERROR:  a line of table "invoice_lines" names no row of "invoices" (partner_id, invoice_number)' \
+  'ERROR:  a line of table "invoice_lines" names no row of "invoices" (partner_id, invoice_number, credit_note)' \
   "$(psql_error "UPDATE invoice_lines SET invoice_number = 'INV-NONE' WHERE invoice_number = 'INV-ARRAY' AND position = 1")"
 check_eq "an invoice with lines keeps its number" \
-  'ERROR:  a row of table "invoices" that has lines in "invoice_lines" keeps its key (partner_id, invoice_number)' \
+  'ERROR:  a row of table "invoices" that has lines in "invoice_lines" keeps its key (partner_id, invoice_number, credit_note)' \
   "$(psql_error "UPDATE invoices SET invoice_number = 'INV-MOVED' WHERE invoice_number = 'INV-ARRAY'")"
 check_eq "the refusals left the lines as they were" "3" \
   "$(pg_sql "SELECT count(*) FROM invoice_lines WHERE invoice_number = 'INV-ARRAY'")"

@@ -286,6 +286,57 @@ TEST_CASE("business tables: versions apply in document-date order") {
   CHECK(rows(*s, "invoice_lines") == 1);
 }
 
+TEST_CASE("business tables: an invoice and a credit note numbered alike are two documents, each with its versions") {
+  TempDb db;
+  auto s = db.open();
+  std::vector<Applied> applied;
+  auto book = [&](business::Invoice inv) {
+    commit(*s, [&](Transaction& tx) -> Status {
+      auto a = tx.put_invoice("acme", inv, "x12:src");
+      if (!a.is_ok()) return a.status();
+      applied.push_back(a.value());
+      return Status::ok();
+    });
+  };
+  business::Invoice credit = invoice("INV-5", "20240104", business::Purpose::Original, 300);
+  credit.credit_note = true;
+  credit.lines.push_back(credit.lines[0]);
+  book(invoice("INV-5", "20240105", business::Purpose::Original, 1000));
+  book(credit);  // older than the invoice, and not a version of it
+  REQUIRE(applied.size() == 2);
+  CHECK(applied[1] == Applied::Inserted);
+  CHECK(rows(*s, "invoices") == 2);
+  CHECK(rows(*s, "invoice_lines") == 3);  // the invoice's one, the credit note's two
+  // The credit note's versions apply among themselves: a later one replaces it
+  // (and its lines), the invoice keeps its own.
+  credit.document_date = "20240106";
+  credit.purpose = business::Purpose::Replace;
+  credit.lines.pop_back();
+  book(credit);
+  CHECK(applied[2] == Applied::Replaced);
+  book(invoice("INV-5", "20240105", business::Purpose::Cancel, 0));
+  CHECK(applied[3] == Applied::Cancelled);
+  CHECK(rows(*s, "invoices") == 2);
+  CHECK(rows(*s, "invoice_lines") == 2);
+  if (test::on_postgresql()) return;
+  s.reset();
+  sqlite3* raw = nullptr;
+  REQUIRE(sqlite3_open((db.dir + "/test.db").c_str(), &raw) == SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  REQUIRE(
+      sqlite3_prepare_v2(raw,
+                         "SELECT group_concat(credit_note || ':' || status || ':' || versions || ':' || total_minor ||"
+                         " ':' || (SELECT count(*) FROM invoice_lines l WHERE l.invoice_number = i.invoice_number"
+                         " AND l.credit_note = i.credit_note), ' ') FROM (SELECT * FROM invoices ORDER BY"
+                         " credit_note) i",
+                         -1, &q, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(q) == SQLITE_ROW);
+  CHECK(std::string(reinterpret_cast<const char*>(sqlite3_column_text(q, 0))) ==
+        "0:cancelled:2:1000:1 1:active:2:300:1");
+  sqlite3_finalize(q);
+  sqlite3_close(raw);
+}
+
 TEST_CASE("business tables: lines booked 50 to a statement and the rest one by one, each in its place") {
   TempDb db;
   auto s = db.open();
@@ -358,7 +409,7 @@ TEST_CASE("schema: migration 8 keeps every line of a database made at 7, now WIT
   sqlite3_close(raw);
 
   auto s = db.open();
-  CHECK(s->report()->schema_version == 10);
+  CHECK(s->report()->schema_version == 11);
   CHECK(rows(*s, "invoice_lines") == 3);
   s.reset();
   REQUIRE(sqlite3_open((db.dir + "/test.db").c_str(), &raw) == SQLITE_OK);
@@ -379,6 +430,65 @@ TEST_CASE("schema: migration 8 keeps every line of a database made at 7, now WIT
                      " amount_minor) VALUES ('acme', 'NONE', 1, 1, '1', 1)",
                      nullptr, nullptr, &error) != SQLITE_OK);
   sqlite3_free(error);
+  sqlite3_close(raw);
+}
+
+TEST_CASE("schema: migration 11 keys invoices by their credit-note flag too and keeps every line of a database at 10") {
+  if (test::on_postgresql()) return;  // SQLite's migration; pg_store_test runs PostgreSQL's on the contract tests
+  TempDb db;
+  const std::string schema = test::read_file(test::source_path("schema/sqlite.sql"));
+  const size_t eleven = schema.find("-- migration 11:");
+  REQUIRE(eleven != std::string::npos);
+  sqlite3* raw = nullptr;
+  REQUIRE(sqlite3_open((db.dir + "/test.db").c_str(), &raw) == SQLITE_OK);
+  auto exec = [&](const std::string& sql) {
+    char* error = nullptr;
+    const int rc = sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, &error);
+    REQUIRE_MESSAGE(rc == SQLITE_OK, (error ? error : ""));
+  };
+  exec("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL, description TEXT)");
+  exec(schema.substr(0, eleven));
+  for (int v = 1; v <= 10; ++v) exec("INSERT INTO schema_version VALUES (" + std::to_string(v) + ", 0, 'by the test')");
+  for (const char* number : {"INV-7", "CN-8"})
+    exec(std::string("INSERT INTO invoices (partner_id, invoice_number, credit_note, purpose, status, document_date,"
+                     " total_minor, source, created_at, updated_at) VALUES ('acme', '") +
+         number + "', " + (number[0] == 'C' ? "1" : "0") + ", 'original', 'active', '20240105', 100, 'x12:7', 1, 1)");
+  for (int i = 1; i <= 3; ++i)
+    exec(
+        "INSERT INTO invoice_lines (partner_id, invoice_number, position, line_number, item_id, quantity,"
+        " amount_minor) VALUES ('acme', '" +
+        std::string(i == 3 ? "CN-8" : "INV-7") + "', " + std::to_string(i) + ", " + std::to_string(10 * i) +
+        ", 'ITEM', '1', " + std::to_string(i) + ")");
+  sqlite3_close(raw);
+
+  auto s = db.open();
+  CHECK(s->report()->schema_version == 11);
+  CHECK(rows(*s, "invoices") == 2);
+  CHECK(rows(*s, "invoice_lines") == 3);
+  s.reset();
+  REQUIRE(sqlite3_open((db.dir + "/test.db").c_str(), &raw) == SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  REQUIRE(sqlite3_prepare_v2(raw,
+                             "SELECT group_concat(invoice_number || ':' || credit_note || ':' || line_number, ' ')"
+                             " FROM (SELECT * FROM invoice_lines ORDER BY position)",
+                             -1, &q, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(q) == SQLITE_ROW);
+  CHECK(std::string(reinterpret_cast<const char*>(sqlite3_column_text(q, 0))) == "INV-7:0:10 INV-7:0:20 CN-8:1:30");
+  sqlite3_finalize(q);
+  // The foreign key holds on the new key: a credit note's line of an invoice is refused, and
+  // deleting the credit note deletes its line alone.
+  char* error = nullptr;
+  sqlite3_exec(raw, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
+  CHECK(sqlite3_exec(raw,
+                     "INSERT INTO invoice_lines (partner_id, invoice_number, credit_note, position, line_number,"
+                     " quantity, amount_minor) VALUES ('acme', 'INV-7', 1, 9, 1, '1', 1)",
+                     nullptr, nullptr, &error) != SQLITE_OK);
+  sqlite3_free(error);
+  exec("DELETE FROM invoices WHERE invoice_number = 'CN-8'");
+  REQUIRE(sqlite3_prepare_v2(raw, "SELECT count(*) FROM invoice_lines", -1, &q, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(q) == SQLITE_ROW);
+  CHECK(sqlite3_column_int64(q, 0) == 2);
+  sqlite3_finalize(q);
   sqlite3_close(raw);
 }
 
@@ -561,7 +671,7 @@ TEST_CASE("outbox: due rows are leased in flight, delivered, retried, answered, 
 
 TEST_CASE("schema: migrations recorded once; bad URIs are clear errors") {
   TempDb db;
-  const int latest = test::on_postgresql() ? 9 : 10;  // schema/postgresql.sql starts at SQLite's third
+  const int latest = test::on_postgresql() ? 10 : 11;  // schema/postgresql.sql starts at SQLite's third
   {
     auto s = db.open();
     CHECK(s->report()->schema_version == latest);

@@ -272,8 +272,8 @@ class PgTransaction : public Transaction {
             .bytes(i.body)
             .add(now_));
   }
-  Result<StoredVersion> version(const char* sql, const std::string& partner, const std::string& number) {
-    ASSIGN_OR_RETURN(Rows r, c_.exec(sql, Params().add(partner).add(number)));
+  Result<StoredVersion> version(const char* sql, Params key) {
+    ASSIGN_OR_RETURN(Rows r, c_.exec(sql, std::move(key)));
     StoredVersion v;
     if (r.size() > 0) v = {true, r.text(0, 0), r.text(0, 1)};
     return v;
@@ -325,6 +325,15 @@ Params& add_value(Params& p, business::FieldKind kind, const business::Value& v)
   return p;
 }
 
+// The document's key: partner, number and, for a type with a variant, its flag.
+Params key_params(const std::string& partner, const business::Document& doc) {
+  Params p;
+  p.add(partner).add(doc.number);
+  const size_t v = doc.type->variant_index();
+  if (v != std::string_view::npos) p.add(doc.fields.at(v).integer);
+  return p;
+}
+
 bool text_kind(business::FieldKind k) {
   return k == business::FieldKind::Text || k == business::FieldKind::OptionalText;
 }
@@ -335,14 +344,17 @@ Result<Applied> PgTransaction::put_document(const std::string& partner, const bu
                                             const std::string& source) {
   const business::DocumentType& t = *doc.type;
   const DocumentSql sql = document_sql(t, '$');
+  const size_t variant = t.variant_index();
   // FOR UPDATE: two nodes booking versions of one document apply them in turn.
-  ASSIGN_OR_RETURN(StoredVersion stored, version((sql.select + " FOR UPDATE").c_str(), partner, doc.number));
+  ASSIGN_OR_RETURN(StoredVersion stored, version((sql.select + " FOR UPDATE").c_str(), key_params(partner, doc)));
   const Applied applied = decide_version(stored, doc.document_date, doc.purpose);
   const std::string purpose(business::purpose_name(doc.purpose));
   if (applied == Applied::IgnoredOlder) return applied;
   if (applied == Applied::Cancelled && stored.exists) {
-    RETURN_IF_ERROR(c_.defer(
-        sql.cancel, Params().add(partner).add(doc.number).add(purpose).add(doc.document_date).add(source).add(now_)));
+    Params p;
+    p.add(partner).add(doc.number).add(purpose).add(doc.document_date).add(source).add(now_);
+    if (variant != std::string_view::npos) p.add(doc.fields.at(variant).integer);
+    RETURN_IF_ERROR(c_.defer(sql.cancel, std::move(p)));
     return applied;
   }
   Params p;
@@ -352,23 +364,26 @@ Result<Applied> PgTransaction::put_document(const std::string& partner, const bu
   p.add(source).add(now_);
   RETURN_IF_ERROR(c_.defer(applied == Applied::Replaced ? sql.replace : sql.insert, std::move(p)));
   if (applied == Applied::Cancelled) return applied;
-  if (applied == Applied::Replaced) RETURN_IF_ERROR(c_.defer(sql.delete_lines, Params().add(partner).add(doc.number)));
+  if (applied == Applied::Replaced) RETURN_IF_ERROR(c_.defer(sql.delete_lines, key_params(partner, doc)));
   if (doc.lines.empty()) return applied;
   // Every line in one statement: one array per column, unnest()ed.
-  std::string columns, arrays = "$3::bigint[]";
-  Params lines;
-  lines.add(partner).add(doc.number);
+  const int first = first_line_parameter(t);
+  std::string columns, arrays = "$" + std::to_string(first) + "::bigint[]";
+  Params lines = key_params(partner, doc);
   Column position;
   for (size_t n = 1; n <= doc.lines.size(); ++n) position << static_cast<int64_t>(n);
   lines.add(position.literal());
   for (size_t f = 0; f < t.line_fields.size(); ++f) {
     columns += ", " + std::string(t.line_fields[f].name);
-    arrays += ", $" + std::to_string(4 + f) + (text_kind(t.line_fields[f].kind) ? "::text[]" : "::bigint[]");
+    arrays += ", $" + std::to_string(first + 1 + static_cast<int>(f)) +
+              (text_kind(t.line_fields[f].kind) ? "::text[]" : "::bigint[]");
     lines.add(column_of(doc, f));
   }
+  const bool keyed = variant != std::string_view::npos;
   RETURN_IF_ERROR(c_.defer("INSERT INTO " + std::string(t.line_table) + " (partner_id, " +
-                               std::string(t.number_column) + ", position" + columns +
-                               ") SELECT $1, $2, l.* FROM unnest(" + arrays + ") AS l",
+                               std::string(t.number_column) + (keyed ? ", " + std::string(t.variant) : "") +
+                               ", position" + columns + ") SELECT $1, $2, " + (keyed ? "$3, " : "") +
+                               "l.* FROM unnest(" + arrays + ") AS l",
                            std::move(lines)));
   return applied;
 }

@@ -35,6 +35,14 @@ void bind_value(Stmt& q, int i, const Field& f, const business::Value& v) {
   }
 }
 
+// The document's key: partner (1), number (2) and, for a type with a
+// variant, its flag at `variant_at` (document_sql.h says where).
+void bind_key(Stmt& q, const std::string& partner, const business::Document& doc, int variant_at) {
+  q.bind(1, partner).bind(2, doc.number);
+  const size_t v = doc.type->variant_index();
+  if (v != std::string_view::npos) q.bind(variant_at, doc.fields.at(v).integer);
+}
+
 }  // namespace
 
 Business::Statements::Statements(Connection& c, const DocumentSql& sql)
@@ -65,7 +73,7 @@ Result<Applied> Business::put_document(const std::string& partner, const busines
   StoredVersion stored;
   {
     Using q(st.select);
-    q->bind(1, partner).bind(2, doc.number);
+    bind_key(*q, partner, doc, 3);
     ASSIGN_OR_RETURN(bool row, q->step());
     if (row) stored = {true, q->text(0), q->text(1)};
   }
@@ -74,8 +82,8 @@ Result<Applied> Business::put_document(const std::string& partner, const busines
   if (applied == Applied::IgnoredOlder) return applied;
   if (applied == Applied::Cancelled && stored.exists) {
     Using q(st.cancel);
-    q->bind(1, partner).bind(2, doc.number).bind(3, purpose).bind(4, doc.document_date);
-    q->bind(5, source).bind(6, now_ms);
+    bind_key(*q, partner, doc, 7);
+    q->bind(3, purpose).bind(4, doc.document_date).bind(5, source).bind(6, now_ms);
     RETURN_IF_ERROR(ran(q->run()));
     return applied;
   }
@@ -91,11 +99,12 @@ Result<Applied> Business::put_document(const std::string& partner, const busines
   if (applied == Applied::Cancelled) return applied;
   if (applied == Applied::Replaced) {
     Using q(st.delete_lines);
-    q->bind(1, partner).bind(2, doc.number);
+    bind_key(*q, partner, doc, 3);
     RETURN_IF_ERROR(ran(q->run()));
   }
   // kLineRows lines per statement, the rest one by one.
   const size_t per_row = 1 + t.line_fields.size();
+  const int first = first_line_parameter(t);
   size_t k = 0;
   auto bind_line = [&](Stmt& q, int at) {
     q.bind(at, static_cast<int64_t>(k + 1));  // position, 1-based
@@ -104,14 +113,14 @@ Result<Applied> Business::put_document(const std::string& partner, const busines
   };
   while (doc.lines.size() - k >= kLineRows) {
     Using q(st.lines);
-    q->bind(1, partner).bind(2, doc.number);
-    for (size_t r = 0; r < kLineRows; ++r, ++k) bind_line(*q, 3 + static_cast<int>(r * per_row));
+    bind_key(*q, partner, doc, 3);
+    for (size_t r = 0; r < kLineRows; ++r, ++k) bind_line(*q, first + static_cast<int>(r * per_row));
     RETURN_IF_ERROR(ran(q->run()));
   }
   for (; k < doc.lines.size(); ++k) {
     Using q(st.line);
-    q->bind(1, partner).bind(2, doc.number);
-    bind_line(*q, 3);
+    bind_key(*q, partner, doc, 3);
+    bind_line(*q, first);
     RETURN_IF_ERROR(ran(q->run()));
   }
   return applied;
