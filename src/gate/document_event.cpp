@@ -66,9 +66,10 @@ Object::Ptr document_object(const Document& doc) {
 std::string document_version_key(const std::string& partner_id, const Document& doc) {
   // The number and date are the partner's bytes and the key becomes an HTTP
   // header: through partner_text, which is deterministic (the same key on
-  // every retry).
-  return partner_text(std::string(doc.type->kind) + ":" + partner_id + ":" + doc.number + ":" + doc.document_date +
-                          ":" + std::string(business::purpose_name(doc.purpose)),
+  // every retry). The kind is the document's own (a credit note is not the
+  // invoice numbered alike).
+  return partner_text(std::string(business::kind_of(doc)) + ":" + partner_id + ":" + doc.number + ":" +
+                          doc.document_date + ":" + std::string(business::purpose_name(doc.purpose)),
                       512);
 }
 

@@ -34,6 +34,18 @@ check_eq "conflict exit" 1 $?
 grep -q 'conflict x12:ACMESUPPLY:000000201' "$WORK/out" || fail "conflict line: $(cat "$WORK/out")"
 check_eq "no INV-CHANGED" 0 "$(sql "$db" "SELECT count(*) FROM invoices WHERE invoice_number = 'INV-CHANGED'")"
 
+# A credit note numbered and dated as the invoice (BIG07 CR), in a new
+# interchange: a document of its own, not an older version of the invoice.
+sed -e 's/000000201/000000202/g' -e 's/^BIG\*20240315\*INV-88301\*20240305\*PO45001234~/BIG*20240315*INV-88301*20240305*PO45001234***CR~/' \
+  samples/edi/x12-810-004010.edi >"$WORK/credit.edi"
+out=$("$EDIHUB" replay --db "sqlite:$db" --json "$WORK/credit.edi")
+check_eq "credit note exit" 0 $?
+grep -q '"outcome":"processed","documents":1' <<<"$out" || fail "credit note JSON line: $out"
+check_eq "the invoice and the credit note numbered alike" "0|1" \
+  "$(sql "$db" "SELECT group_concat(credit_note, '|') FROM (SELECT credit_note FROM invoices WHERE invoice_number = 'INV-88301' ORDER BY credit_note)")"
+check_eq "each with its lines" "$(( 2 * $(sql "$db" "SELECT count(*) FROM invoice_lines WHERE invoice_number = 'INV-88301' AND credit_note = 0") ))" \
+  "$(sql "$db" "SELECT count(*) FROM invoice_lines WHERE invoice_number = 'INV-88301'")"
+
 # Unknown sender: rejected with the id named.
 sed 's/ACMESUPPLY     /STRANGER       /' samples/edi/x12-856-004010.edi >"$WORK/stranger.edi"
 "$EDIHUB" replay --db "sqlite:$db" "$WORK/stranger.edi" >"$WORK/out" 2>&1
@@ -110,5 +122,6 @@ check_eq "the row delivered" delivered "$(sql "$WORK/acks.db" "SELECT state FROM
 # status reports what is there.
 status=$("$EDIHUB" status --db "sqlite:$db" --json)
 grep -q '"partner":"acme","protocol":"x12","state":"completed"' <<<"$status" || fail "status: $status"
-grep -q '"invoices":4' <<<"$status" || fail "status rows: $status"
+# (4 invoices and the credit note numbered as one of them)
+grep -q '"invoices":5' <<<"$status" || fail "status rows: $status"
 finish

@@ -416,6 +416,14 @@ TEST_CASE("a booked document's event for the back office: its version key and JS
   const std::string with_message = gate::document_json("acme", po, Applied::Inserted, "x12:ACMESUPPLY:000000301");
   CHECK(with_message.size() > po.canonical.size());
   CHECK(with_message.substr(with_message.size() - 45) == R"(}]},"message":{"schema":"edihub-document/1"}})");
+  // An invoice and a credit note numbered and dated alike are two documents:
+  // two keys, or the back office would drop the second as a retry.
+  business::Invoice inv;
+  inv.invoice_number = "INV-7";
+  inv.document_date = "20261201";
+  CHECK(gate::document_version_key("acme", business::to_document(inv)) == "invoice:acme:INV-7:20261201:original");
+  inv.credit_note = true;
+  CHECK(gate::document_version_key("acme", business::to_document(inv)) == "credit-note:acme:INV-7:20261201:original");
   // The key becomes an Idempotency-Key header: a partner's line break cannot end it.
   sn.document_number = "ASN\r\nX-Injected: 1";
   CHECK(gate::document_version_key("acme", business::to_document(sn)) ==
