@@ -38,18 +38,22 @@ constexpr std::string_view kCommonUnits =
     "C62 H87 EA PR SET DZN NAR NPR LS E48 KGM GRM MGM TNE KGS MTR CMT MMT KMT LM MTK CMK HAR MTQ LTR MLT CLT "
     "HUR MIN SEC DAY WEE MON ANN KWH KWT MWH ZZ XBX XPK XCT XPX XBG XRO XPP XPA XBO XCS XTU XBE XSA XCR";
 
-// UNCL5305 as EN 16931 restricts it (BR-CL-17, BR-CL-18).
-constexpr std::string_view kVatCategories = "AE L M E S Z G O K";
+// UNCL5305 as EN 16931 restricts it (BR-CL-17, BR-CL-18), with B (split
+// payment, Italy), which the EN 16931 and Peppol BIS 3 schematrons list.
+constexpr std::string_view kVatCategories = "AE L M E S Z G O K B";
 
 // UNCL1001 invoice codes: the EN 16931 list (BR-CL-01) joined with the ones
 // Peppol profile 01 allows (PEPPOL-EN16931-P0100), so neither list refuses
 // what the other accepts.
+// Both as the EN 16931 UBL schematron (ConnectingEurope eInvoicing-EN16931 at
+// b6c9e06) and the Peppol BIS 3 one (OpenPEPPOL peppol-bis-invoice-3 at
+// 78d7f7d) list them, checked 2026-12-06.
 constexpr std::string_view kInvoiceTypes =
-    "71 80 82 84 102 130 202 203 204 211 218 219 295 325 326 331 380 382 383 384 385 386 387 388 389 390 393 394 "
-    "395 456 457 527 553 575 623 633 751 780 817 870 875 876 877 935";
+    "71 80 81 82 84 102 130 202 203 204 211 218 219 295 325 326 331 380 382 383 384 385 386 387 388 389 390 393 394 "
+    "395 456 457 471 472 473 500 501 502 503 527 553 575 623 633 751 780 817 870 875 876 877 935";
 constexpr std::string_view kCreditNoteTypes = "81 83 261 262 296 308 381 396 420 458 532";
 constexpr std::string_view kPeppolInvoiceTypes =
-    "71 80 82 84 102 218 219 331 380 382 383 386 388 393 395 553 575 623 780 817 870 875 876 877";
+    "71 80 82 84 102 218 219 326 331 380 382 383 384 386 388 393 395 553 575 623 780 817 870 875 876 877";
 constexpr std::string_view kPeppolCreditNoteTypes = "81 83 381 396 532";
 
 }  // namespace

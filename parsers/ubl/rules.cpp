@@ -7,7 +7,8 @@
 //     BR-CO-04, BR-CO-10..BR-CO-18, BR-CO-25, BR-CO-26, BR-DEC-01, 05, 09..20,
 //     23, 24, 27 (two decimals), BR-CL-01, 03, 04, 05, 17, 18, 23 (code lists);
 //   Peppol BIS Billing 3.0: PEPPOL-EN16931-R001, R003, R004, R005, R007,
-//     R010, R020, R043, R051, R053, R054, R120, R121, R130, P0100, P0101, F001;
+//     R008 (the reader's: no empty element), R010, R020, R043, R051, R053,
+//     R054, R120, R121, R130, P0100, P0101, P0112, F001;
 //     PEPPOL-COMMON-R040 (GLN) and R041 (Norwegian organisation number);
 //   Peppol BIS Despatch Advice 3 (T16): PEPPOL-T16-B00101..B00107, B00201
 //     (as a prefix, so that national extensions of the identifier pass),
@@ -68,6 +69,13 @@ std::string quote(std::string_view v) {
 }
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& ch : out)
+    if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 'a' + 'A');
+  return out;
+}
 
 std::string format_cents(int64_t cents) {
   const bool negative = cents < 0;
@@ -207,6 +215,16 @@ struct Context {
   std::string noun;       // "invoice" or "credit note"
 };
 
+// For the rules that ask whether an element is there (an XPath `cbc:X`, not
+// `normalize-space(cbc:X) != ''`): a value, or the element written empty,
+// which PEPPOL-EN16931-R008 has refused already.
+bool exists(const Invoice& inv, std::string_view value, const std::string& path) {
+  if (!value.empty()) return true;
+  for (const std::string& p : inv.empty_elements)
+    if (p == path) return true;
+  return false;
+}
+
 // "01" for urn:fdc:peppol.eu:2017:poacc:billing:01:1.0, else empty.
 std::string peppol_process(std::string_view profile) {
   constexpr std::string_view kPrefix = "urn:fdc:peppol.eu:2017:poacc:billing:";
@@ -225,10 +243,10 @@ void check_specification(const Context& c, Sink& s) {
     s.fatal("PEPPOL-EN16931-R004",
             "specification identifier " + quote(inv.customization_id) + " is not Peppol BIS Billing 3.0's",
             c.root + "/cbc:CustomizationID");
-  if (inv.profile_id.empty())
+  if (!exists(inv, inv.profile_id, c.root + "/cbc:ProfileID"))
     s.fatal("PEPPOL-EN16931-R001", "the " + c.noun + " has no business process (cbc:ProfileID)",
             c.root + "/cbc:ProfileID");
-  else if (peppol_process(inv.profile_id).empty())
+  else if (!inv.profile_id.empty() && peppol_process(inv.profile_id).empty())
     s.fatal("PEPPOL-EN16931-R007",
             "business process " + quote(inv.profile_id) + " is not urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0",
             c.root + "/cbc:ProfileID");
@@ -246,6 +264,12 @@ void check_type_code(const Context& c, Sink& s) {
     s.fatal("BR-CL-01", "type code " + quote(inv.type_code) + " is not a UNCL1001 " + c.noun + " code", path);
     return;
   }
+  // 326 (partial invoice) and 384 (corrected invoice) are German usage.
+  if (!inv.credit_note && (inv.type_code == "326" || inv.type_code == "384") &&
+      !(upper(inv.supplier.address.country) == "DE" && upper(inv.customer.address.country) == "DE"))
+    s.fatal("PEPPOL-EN16931-P0112",
+            "invoice type code " + quote(inv.type_code) + " is allowed only when the seller and the buyer are in DE",
+            path);
   if (peppol_process(inv.profile_id) != "01") return;
   if (!inv.credit_note && !is_peppol_invoice_type_code(inv.type_code))
     s.fatal("PEPPOL-EN16931-P0100", "invoice type code " + quote(inv.type_code) + " is not allowed in process 01",
@@ -285,7 +309,8 @@ void check_document(const Context& c, Sink& s) {
        c.root + "/cac:Delivery/cbc:ActualDeliveryDate", s);
   check_type_code(c, s);
   check_currency_codes(c, s);
-  if (inv.buyer_reference.empty() && inv.order_reference.empty())
+  if (!exists(inv, inv.buyer_reference, c.root + "/cbc:BuyerReference") &&
+      !exists(inv, inv.order_reference, c.root + "/cac:OrderReference/cbc:ID"))
     s.fatal("PEPPOL-EN16931-R003", "the " + c.noun + " has neither a buyer reference nor an order reference",
             c.root + "/cbc:BuyerReference");
   for (size_t i = 0; i < inv.billing_references.size(); ++i) {
@@ -306,7 +331,7 @@ struct PartyRules {
   const char* endpoint_rule;
 };
 
-void check_party(const Party& p, const PartyRules& r, const std::string& role_path, Sink& s) {
+void check_party(const Invoice& inv, const Party& p, const PartyRules& r, const std::string& role_path, Sink& s) {
   const std::string path = role_path + "/cac:Party";
   if (p.registration_name.empty())
     s.fatal(r.name_rule, std::string("the ") + r.who + "'s name (cac:PartyLegalEntity/cbc:RegistrationName) is missing",
@@ -317,7 +342,7 @@ void check_party(const Party& p, const PartyRules& r, const std::string& role_pa
     s.fatal(r.country_rule, std::string("the ") + r.who + "'s postal address has no country code",
             path + "/cac:PostalAddress/cac:Country/cbc:IdentificationCode");
   if (!p.present) return;
-  if (p.endpoint.value.empty())
+  if (!exists(inv, p.endpoint.value, path + "/cbc:EndpointID"))
     s.fatal(r.endpoint_rule, std::string("the ") + r.who + " has no electronic address (cbc:EndpointID)",
             path + "/cbc:EndpointID");
   party_identifiers(p, path, s);
@@ -333,11 +358,11 @@ bool has_seller_identifier(const Party& p) {
 
 void check_parties(const Context& c, Sink& s) {
   const std::string seller = c.root + "/cac:AccountingSupplierParty";
-  check_party(c.inv.supplier, {"seller", "BR-06", "BR-08", "BR-09", "PEPPOL-EN16931-R020"}, seller, s);
+  check_party(c.inv, c.inv.supplier, {"seller", "BR-06", "BR-08", "BR-09", "PEPPOL-EN16931-R020"}, seller, s);
   if (c.inv.supplier.present && !has_seller_identifier(c.inv.supplier))
     s.fatal("BR-CO-26", "the seller has no identifier, legal registration identifier or VAT identifier",
             seller + "/cac:Party/cac:PartyIdentification/cbc:ID");
-  check_party(c.inv.customer, {"buyer", "BR-07", "BR-10", "BR-11", "PEPPOL-EN16931-R010"},
+  check_party(c.inv, c.inv.customer, {"buyer", "BR-07", "BR-10", "BR-11", "PEPPOL-EN16931-R010"},
               c.root + "/cac:AccountingCustomerParty", s);
 }
 
@@ -524,7 +549,10 @@ Wide round_half_up(Wide numerator, Wide denominator) {
   return q;
 }
 
-// BR-CO-17: tax = round(taxable x rate / 100, 2 decimals); a zero rate (or none) wants no tax.
+// BR-CO-17: |tax| = round(|taxable| x rate / 100, 2 decimals), within one
+// currency unit either way, as the rule states it (absolute values, so a
+// negative amount rounds like its positive; the tolerance takes the cent an
+// ERP's line-by-line rounding leaves); a zero rate (or none) wants no tax.
 void check_subtotal_tax(const TaxSubtotal& st, int64_t taxable, int64_t tax, const std::optional<Decimal>& rate,
                         const std::string& path, Sink& s) {
   const bool rate_rounds_to_zero = !rate || round_half_up(Wide{rate->units}, Wide{kPowers[rate->scale]}) == 0;
@@ -534,12 +562,18 @@ void check_subtotal_tax(const TaxSubtotal& st, int64_t taxable, int64_t tax, con
               path + "/cbc:TaxAmount");
     return;
   }
-  const Wide expected = round_half_up(Wide{taxable} * rate->units, Wide{kPowers[rate->scale]} * 100);
-  if (expected != tax)
+  const Wide magnitude =
+      round_half_up((taxable < 0 ? -Wide{taxable} : Wide{taxable}) * rate->units, Wide{kPowers[rate->scale]} * 100);
+  const Wide given = tax < 0 ? -Wide{tax} : Wide{tax};
+  constexpr Wide kUnit = 100;  // cents
+  if (given - kUnit >= magnitude || given + kUnit <= magnitude) {
+    const Wide expected = taxable < 0 ? -magnitude : magnitude;
     s.fatal("BR-CO-17",
             "VAT amount " + quote(st.tax_amount.value) + " is not taxable amount " + quote(st.taxable_amount.value) +
-                " x " + st.category.percent + "% = " + format_cents(static_cast<int64_t>(expected)),
+                " x " + st.category.percent + "% = " + format_cents(static_cast<int64_t>(expected)) +
+                " (within one currency unit)",
             path + "/cbc:TaxAmount");
+  }
 }
 
 Sum check_subtotals(const TaxTotal& t, const std::string& path, Sink& s) {
@@ -592,14 +626,15 @@ VatTotal check_vat(const Context& c, Sink& s) {
   if (with == 0)
     s.fatal("BR-CO-18", "the " + c.noun + " has no VAT breakdown (cac:TaxSubtotal)",
             c.root + "/cac:TaxTotal/cac:TaxSubtotal");
-  const size_t expected = inv.tax_currency.empty() ? 0 : 1;
+  const bool tax_currency = exists(inv, inv.tax_currency, c.root + "/cbc:TaxCurrencyCode");
+  const size_t expected = tax_currency ? 1 : 0;
   if (without != expected)
-    s.fatal("PEPPOL-EN16931-R054",
-            "the " + c.noun + " has " + std::to_string(without) + " cac:TaxTotal without a VAT breakdown, not " +
-                std::to_string(expected) +
-                (inv.tax_currency.empty() ? " (there is no VAT accounting currency)"
-                                          : " (the total in the VAT accounting currency)"),
-            c.root + "/cac:TaxTotal");
+    s.fatal(
+        "PEPPOL-EN16931-R054",
+        "the " + c.noun + " has " + std::to_string(without) + " cac:TaxTotal without a VAT breakdown, not " +
+            std::to_string(expected) +
+            (!tax_currency ? " (there is no VAT accounting currency)" : " (the total in the VAT accounting currency)"),
+        c.root + "/cac:TaxTotal");
   VatTotal vat;
   bool tax_currency_total = false;
   for (size_t i = 0; i < inv.tax_totals.size(); ++i) {
@@ -714,7 +749,8 @@ void check_totals(const Context& c, const Sum& lines, const DocumentAllowances& 
   const Computed rounding = t.payable_rounding.present ? of(v.rounding) : zero;
   equation("BR-CO-16", "amount due", t.payable, v.payable, plus(minus(of(v.inclusive), prepaid), rounding),
            "total with VAT - paid amount + rounding", p + "/cbc:PayableAmount", s);
-  if (v.payable && *v.payable > 0 && c.inv.due_date.empty() && c.inv.payment_terms.empty())
+  // The rule's context is the Invoice's amount due: a credit note's is no claim.
+  if (!c.inv.credit_note && v.payable && *v.payable > 0 && c.inv.due_date.empty() && c.inv.payment_terms.empty())
     s.fatal("BR-CO-25", "an amount is due but there is neither a due date nor payment terms", c.root + "/cbc:DueDate");
 }
 

@@ -17,7 +17,8 @@ namespace {
 // repeated group beyond the limits stops the reading with an error.
 class Reader {
  public:
-  Reader(const Limits& limits, std::vector<Finding>* structure) : limits_(limits), structure_(structure) {}
+  Reader(const Limits& limits, std::vector<Finding>* structure, std::vector<std::string>* empty = nullptr)
+      : limits_(limits), structure_(structure), empty_(empty) {}
 
   // The element `prefix:local` UBL allows at most once under `parent`.
   pugi::xml_node one(const pugi::xml_node& parent, bool aggregate, std::string_view local,
@@ -40,7 +41,11 @@ class Reader {
     return one(parent, true, local, path);
   }
   std::string cbc(const pugi::xml_node& parent, std::string_view local, const std::string& path) {
-    return xml::text(one(parent, false, local, path));
+    const pugi::xml_node n = one(parent, false, local, path);
+    std::string value = xml::text(n);
+    if (n && value.empty() && empty_ && empty_->size() < limits_.max_repeats)
+      empty_->push_back(path + "/cbc:" + std::string(local));
+    return value;
   }
 
   // The first of an element UBL allows several times (the model keeps one).
@@ -90,6 +95,8 @@ class Reader {
     Identifier id;
     if (pugi::xml_node n = one(parent, false, local, path)) {
       id.value = xml::text(n);
+      if (id.value.empty() && empty_ && empty_->size() < limits_.max_repeats)
+        empty_->push_back(path + "/cbc:" + std::string(local));
       id.scheme = n.attribute("schemeID").value();
     }
     return id;
@@ -178,8 +185,65 @@ class Reader {
  private:
   const Limits& limits_;
   std::vector<Finding>* structure_;
+  std::vector<std::string>* empty_;
   std::string error_;
 };
+
+bool blank(const pugi::xml_node& n) {
+  for (pugi::xml_node c : n.children()) {
+    if (c.type() == pugi::node_element) return false;
+    if (c.type() != pugi::node_pcdata && c.type() != pugi::node_cdata) continue;
+    for (const char* p = c.value(); *p != '\0'; ++p)
+      if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') return false;
+  }
+  return true;
+}
+
+// The path of `n` as findings write it: cbc:/cac: whatever the sender's
+// prefixes, an index where the parent has several of the name.
+std::string path_of(const pugi::xml_node& n) {
+  std::string path;
+  for (pugi::xml_node at = n; at && at.type() == pugi::node_element; at = at.parent()) {
+    const std::string_view ns = xml::namespace_of(at);
+    const std::string_view local = xml::local_name(at);
+    std::string step = ns == kCbcNs                                ? "cbc:" + std::string(local)
+                       : ns == kCacNs                              ? "cac:" + std::string(local)
+                       : at.parent().type() == pugi::node_document ? std::string(local)
+                                                                   : std::string(at.name());
+    size_t index = 0, same = 0;
+    for (pugi::xml_node sib : at.parent().children(at.name())) {
+      ++same;
+      if (sib == at) index = same;
+    }
+    if (same > 1) step += "[" + std::to_string(index) + "]";
+    path.insert(0, "/" + step);
+  }
+  return path;
+}
+
+// PEPPOL-EN16931-R008: no element is empty (no child element, no text but
+// white space). The first kShown are reported, then how many more.
+void find_empty_elements(const pugi::xml_node& root, std::vector<Finding>* structure) {
+  constexpr size_t kShown = 20;
+  size_t found = 0;
+  // Depth-first without recursion: the loader bounds the depth, not the stack.
+  pugi::xml_node n = root;
+  while (n) {
+    if (n.type() == pugi::node_element && blank(n) && ++found <= kShown)
+      structure->push_back({"PEPPOL-EN16931-R008", Severity::Fatal,
+                            "the element is empty; a Peppol document has no empty elements", path_of(n)});
+    if (pugi::xml_node c = n.first_child()) {
+      n = c;
+      continue;
+    }
+    while (n && n != root && !n.next_sibling()) n = n.parent();
+    if (!n || n == root) break;
+    n = n.next_sibling();
+  }
+  if (found > kShown)
+    structure->push_back({"PEPPOL-EN16931-R008", Severity::Fatal,
+                          std::to_string(found - kShown) + " more elements are empty", path_of(root)});
+}
 
 Error fail(ErrorCode code, std::string text) { return Error{code, std::move(text)}; }
 
@@ -398,9 +462,10 @@ Error parse_invoice(std::string_view bytes, Invoice* out, const Limits& limits) 
   if (Error e = load_root(bytes, limits, {DocumentType::Invoice, DocumentType::CreditNote}, &doc, &type)) return e;
   Invoice inv;
   inv.credit_note = type == DocumentType::CreditNote;
-  Reader r(limits, &inv.structure);
+  Reader r(limits, &inv.structure, &inv.empty_elements);
   const pugi::xml_node root = doc.document_element();
   const std::string path = inv.credit_note ? "/CreditNote" : "/Invoice";
+  find_empty_elements(root, &inv.structure);
   read_invoice_header(r, root, path, &inv);
   read_invoice_body(r, root, path, &inv);
   if (!r.error().empty()) return fail(ErrorCode::TooMany, r.error());

@@ -171,8 +171,14 @@ struct Invoice {
   MonetaryTotal totals;
   std::vector<InvoiceLine> lines;
   // What the reading itself found wrong with the structure (a single element
-  // repeated, an amount without currencyID): validate() reports these first.
+  // repeated, an empty element: PEPPOL-EN16931-R008): validate() reports
+  // these first.
   std::vector<Finding> structure;
+  // The paths of elements the model reads that are there but empty (the
+  // first Limits::max_repeats): rules that ask whether an element exists
+  // (PEPPOL-EN16931-R001, R003, R010, R020, R054) count them as there; R008
+  // has refused them already.
+  std::vector<std::string> empty_elements;
 };
 
 struct Shipment {

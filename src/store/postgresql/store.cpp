@@ -272,8 +272,8 @@ class PgTransaction : public Transaction {
             .bytes(i.body)
             .add(now_));
   }
-  Result<StoredVersion> version(const char* sql, Params key) {
-    ASSIGN_OR_RETURN(Rows r, c_.exec(sql, std::move(key)));
+  Result<StoredVersion> version(const char* sql, const Params& key) {
+    ASSIGN_OR_RETURN(Rows r, c_.exec(sql, key));
     StoredVersion v;
     if (r.size() > 0) v = {true, r.text(0, 0), r.text(0, 1)};
     return v;
