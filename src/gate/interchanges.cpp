@@ -296,7 +296,14 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
   }
   r.message_id = w.key->message_id;
   ASSIGN_OR_RETURN(Claimed claimed,
-                   claim_key(tx, KeyClaim{*w.key, w.digest, store::RawDigest::from_hex(w.digest.hex())}, options));
+                   claim_key(tx,
+                             KeyClaim{*w.key, w.digest,
+                                      w.raw.empty() ? store::RawDigest::from_hex(w.digest.hex()) : w.raw},
+                             options));
+  // A Peppol key stored before the creation time was left out of its digest
+  // holds the digest of the whole SBD: the same bytes again are a duplicate.
+  if (claimed.kind == Claimed::Kind::Conflict && !w.raw.empty() && claimed.stored->payload.hex() == w.raw.hex())
+    claimed.kind = Claimed::Kind::Duplicate;
   switch (claimed.kind) {
     case Claimed::Kind::InFlight:
       r.outcome = Outcome::InFlight;
@@ -308,6 +315,8 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
       r.detail = "already processed: answered with the stored acknowledgment";
       if (!w.edi()) {
         r.detail = "already processed (" + r.message_id + "): booked once, not again";
+        if (!w.raw.empty() && !claimed.stored->raw.empty() && claimed.stored->raw != w.raw)
+          r.detail += "; this copy differs from the first only in its SBDH CreationDateAndTime";
         return logged();
       }
       if (!r.receipt.empty()) return logged();

@@ -59,6 +59,9 @@ struct InterchangeWork {
   AckParties ack_parties;                // the acknowledgment's own ISA/UNB parties, when not the swapped original's
   std::optional<store::MessageKey> key;  // none: rejected before any key (unknown sender ...)
   store::PayloadDigest digest;
+  // The bytes' own digest where `digest` leaves a part out (a Peppol SBD's
+  // CreationDateAndTime); empty: the same as `digest`.
+  store::RawDigest raw;
   std::string rejection;  // non-empty: rejected (envelope errors, a document that cannot be read ...)
   std::string note;       // for the log of an accepted one (validation errors accepted or flagged)
   // Refused for who sent it or whom it is for (gate::Failure::SenderNotAuthorized /

@@ -128,18 +128,24 @@ command -v javac >/dev/null || { echo "javac is not installed (tools/setup insta
 javac -d "$WORK/java" "$REPO/tests/interop/as4/WssPeer.java" || fail "javac WssPeer"
 C="$REPO/partners/certs"
 openssl pkcs8 -topk8 -nocrypt -outform DER -in "$C/acme.key" -out "$WORK/acme.pk8"
-wss_peer() {  # wss_peer KEY CERT OUTDIR: the peer answering with KEY/CERT; prints its port
+# Not in a $(...): the peer's pid must reach `peers`, so that the trap stops it
+# (a peer left running outlives the test and holds what it inherited).
+wss_peer() {  # wss_peer KEY CERT OUTDIR: the peer answering with KEY/CERT; sets $peer_port
   java -cp "$WORK/java" WssPeer serve 0 "$1" "$2" "$C/edihub.crt" "$3" >"$3.log" 2>&1 &
   peers+=($!)
+  peer_port=""
   for _ in $(seq 1 200); do
-    sed -n 's/.*WssPeer serving on 127.0.0.1:\([0-9]*\).*/\1/p' "$3.log" | grep . && return
+    peer_port=$(sed -n 's/.*WssPeer serving on 127.0.0.1:\([0-9]*\).*/\1/p' "$3.log")
+    [[ -n $peer_port ]] && return 0
     sleep 0.05
   done
+  fail "WssPeer serve did not start: $(cat "$3.log")"
 }
 peers=()
 trap 'kill $server $partner "${peers[@]}" 2>/dev/null; wait 2>/dev/null; [[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/wss" "$WORK/wss-wrong"
-serve wss 'sign="true" encrypt="true"' "$(wss_peer "$WORK/acme.pk8" "$C/acme.crt" "$WORK/wss")"
+wss_peer "$WORK/acme.pk8" "$C/acme.crt" "$WORK/wss"
+serve wss 'sign="true" encrypt="true"' "$peer_port"
 c7=$(send 7)
 check_eq "signed+encrypted: delivered" delivered "$(wait_state "$c7" delivered)"
 id7=$(ack_row "$c7" message_id | tr -d '<>')
@@ -148,7 +154,8 @@ grep -q "^$id7 ok 1 payload(s); signed by .*CN=EDIHUB.*; 1 of 1 attachment(s) de
 [[ "$(ack_row "$c7" body)" == "$(cat "$WORK/wss/$id7.1")" ]] || fail "signed+encrypted: the peer's payload is not the 997"
 ack_row "$c7" receipt | grep -q 'ebbp:NonRepudiationInformation' || fail "signed+encrypted: no signed Receipt kept"
 # A Receipt signed by a certificate acme's profile does not list (it names another): not proof, failed.
-ACME_SIGNING=edihub.crt serve wss 'sign="true" encrypt="true"' "$(wss_peer "$WORK/acme.pk8" "$C/acme.crt" "$WORK/wss-wrong")"
+wss_peer "$WORK/acme.pk8" "$C/acme.crt" "$WORK/wss-wrong"
+ACME_SIGNING=edihub.crt serve wss 'sign="true" encrypt="true"' "$peer_port"
 grep -q 'use="signing" file="certs/edihub.crt"' "$WORK/partners/acme.xml" || fail "could not change acme's signing certificate"
 c8=$(send 8)
 check_eq "wrong Receipt signer: failed" failed "$(wait_state "$c8" failed)"

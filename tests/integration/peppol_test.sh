@@ -75,6 +75,33 @@ receipted resent
 check_eq "resent: still booked once" 1 "$(invoices "$invoice_no")"
 check_eq "resent: logged as a duplicate" 1 \
   "$(sql "$db" "SELECT count(*) FROM messages WHERE message_id = 'peppol:$sender:instance-invoice' AND outcome = 'duplicate'")"
+# "Send again" in the sender's C2: the same InstanceIdentifier and document, a
+# new CreationDateAndTime and MessageId. A duplicate: Receipted, booked once,
+# and the log says that only the creation time differed.
+sed 's|<CreationDateAndTime>[^<]*<|<CreationDateAndTime>2026-12-06T08:00:00Z<|' "$WORK/invoice.sbd" >"$WORK/again-later.sbd"
+cmp -s "$WORK/invoice.sbd" "$WORK/again-later.sbd" && fail "the resent SBD has the same CreationDateAndTime"
+make_peppol again-later "$WORK/again-later.sbd" POP000123
+receipted again-later
+check_eq "send again: still booked once" 1 "$(invoices "$invoice_no")"
+check_eq "send again: a duplicate that differs only in its creation time" 1 \
+  "$(sql "$db" "SELECT count(*) FROM messages WHERE transport_id = 'peppol-again-later@POP000123' AND outcome = 'duplicate'
+                AND detail LIKE '%differs from the first only in its SBDH CreationDateAndTime%'")"
+# Another document under the same InstanceIdentifier: a conflict, nothing booked.
+sed "s|<cbc:ID>$invoice_no</cbc:ID>|<cbc:ID>SAME-INSTANCE-1</cbc:ID>|" "$WORK/invoice.sbd" >"$WORK/same-instance.sbd"
+make_peppol same-instance "$WORK/same-instance.sbd" POP000123
+post same-instance "$WORK/same-instance.answer" >/dev/null
+check_eq "same InstanceIdentifier, other document: a conflict" 1 \
+  "$(sql "$db" "SELECT count(*) FROM messages WHERE transport_id = 'peppol-same-instance@POP000123' AND outcome = 'conflict'")"
+check_eq "same InstanceIdentifier, other document: not booked" 0 "$(invoices SAME-INSTANCE-1)"
+
+# COUNTRY_C1 missing (mandatory from SBDH 2.0, optional before): accepted; the
+# TSR counts it under sender country ZZ.
+sbd no-country invoice.xml -e "s|<cbc:ID>$invoice_no</cbc:ID>|<cbc:ID>NOCOUNTRY-1</cbc:ID>|" \
+  -e '/<Scope>/{N;/COUNTRY_C1/{N;N;d}}'
+grep -q COUNTRY_C1 "$WORK/no-country.sbd" && fail "the SBD still has COUNTRY_C1: $(grep -n -B2 -A2 COUNTRY_C1 "$WORK/no-country.sbd")"
+make_peppol no-country "$WORK/no-country.sbd" POP000123
+receipted no-country
+check_eq "no COUNTRY_C1: booked" 1 "$(invoices NOCOUNTRY-1)"
 
 # 20 simultaneous posts of one message: one booking, identical Receipts.
 sbd burst invoice.xml -e "s|<cbc:ID>$invoice_no</cbc:ID>|<cbc:ID>BURST-1</cbc:ID>|"
@@ -126,23 +153,38 @@ sbd mismatch invoice.xml -e "s|<cbc:ID>$invoice_no</cbc:ID>|<cbc:ID>MISMATCH-1</
 make_peppol mismatch "$WORK/mismatch.sbd" POP000123 "" "" 0088:7300010000001
 refused mismatch EBMS:0003 "the SBDH sender"
 check_eq "mismatch: nothing booked" 0 "$(invoices MISMATCH-1)"
+# The order of the checks: a PartyId of another type is the P-Mode's EBMS:0010,
+# not an unknown sender's EBMS:0001; a seller EndpointID that is not the SBDH
+# sender is EBMS:0003, even when the totals do not add up either.
+sbd party-type invoice.xml -e "s|<cbc:ID>$invoice_no</cbc:ID>|<cbc:ID>PARTYTYPE-1</cbc:ID>|"
+PEPPOL_FROM_TYPE=urn:oasis:names:tc:ebcore:partyid-type:unregistered make_peppol party-type "$WORK/party-type.sbd" POP000123
+refused party-type EBMS:0010 "eb:From must be one PartyId of type urn:fdc:peppol.eu:2017:identifiers:ap"
+sbd endpoint broken-totals.xml -e "0,/<cbc:ID>[^<]*</s//<cbc:ID>ENDPOINT-1</" \
+  -e 's|<cbc:EndpointID schemeID="0192">923456783<|<cbc:EndpointID schemeID="0192">910000000<|'
+make_peppol endpoint "$WORK/endpoint.sbd" POP000123
+refused endpoint EBMS:0003 "the SBDH sender '[^']*' is not the seller's EndpointID '0192:910000000'"
+for no in PARTYTYPE-1 ENDPOINT-1; do check_eq "$no: nothing booked" 0 "$(invoices "$no")"; done
 sbd totals broken-totals.xml -e "0,/<cbc:ID>[^<]*</s//<cbc:ID>TOTALS-1</"
 make_peppol totals "$WORK/totals.sbd" POP000123
 refused totals EBMS:0004 "the document breaks BR-CO-"
 check_eq "totals: nothing booked" 0 "$(invoices TOTALS-1)"
 
-# --- The month's Peppol reports: four documents booked (the one resent under a
-# new MessageId counts once), from two access points, for one end user of ours.
+# --- The month's Peppol reports: five documents booked (the ones resent under a
+# new MessageId count once), from two access points, for one end user of ours.
 month=$(date -u +%Y-%m)
 "$EDIHUB" peppol-report tsr --month "$month" --config "$WORK/edihub.xml" >"$WORK/tsr.xml" 2>"$WORK/tsr.err"
-check_eq "tsr: exit" 0 $?
+check_eq "tsr: exit (written, with a problem to report)" 1 $?
+check_eq "tsr: the problem named" "edihub peppol-report: c1_country missing: the TSR writes ZZ" "$(cat "$WORK/tsr.err")"
 tr -d ' \n' <"$WORK/tsr.xml" >"$WORK/tsr.flat"
-grep -q '<Total><Incoming>4</Incoming><Outgoing>0</Outgoing></Total>' "$WORK/tsr.flat" ||
+grep -q '<Total><Incoming>5</Incoming><Outgoing>0</Outgoing></Total>' "$WORK/tsr.flat" ||
   fail "tsr total: $(head -c 900 "$WORK/tsr.xml")"
 grep -q '<ReporterIDschemeID="CertSubjectCN">POP000999</ReporterID>' "$WORK/tsr.flat" || fail "tsr reporter"
 check_eq "tsr: subtotals per access point, document type and process" 4 "$(grep -o 'type="PerSP-DT-PR"' "$WORK/tsr.xml" | wc -l)"
+grep -q '<KeymetaSchemeID="CC"schemeID="SenderCountry">ZZ</Key>' "$WORK/tsr.flat" ||
+  fail "tsr: the invoice without COUNTRY_C1 is not under sender country ZZ: $(grep -o 'SenderCountry">[A-Z]*' "$WORK/tsr.xml" | sort | uniq -c)"
 "$EDIHUB" peppol-report eusr --month "$month" --config "$WORK/edihub.xml" >"$WORK/eusr.xml" 2>"$WORK/eusr.err"
-check_eq "eusr: exit" 0 $?
+check_eq "eusr: exit (written, with the same problem)" 1 $?
+check_eq "eusr: the problem named" "edihub peppol-report: c1_country missing: the TSR writes ZZ" "$(cat "$WORK/eusr.err")"
 tr -d ' \n' <"$WORK/eusr.xml" >"$WORK/eusr.flat"
 grep -q '<FullSet><SendingEndUsers>0</SendingEndUsers><ReceivingEndUsers>1</ReceivingEndUsers>' "$WORK/eusr.flat" ||
   fail "eusr full set: $(head -c 900 "$WORK/eusr.xml")"

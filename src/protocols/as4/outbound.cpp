@@ -68,8 +68,11 @@ std::string as4_message_id(const store::OutboxEntry& e) {
 Result<delivery::Prepared> build_outgoing(const Outgoing& out, const std::string& unique) {
   const OutgoingMessage& m = out.message;
   std::vector<crypto::wss::OutgoingAttachment> wire;
+  // A part's media type is the one of the octets signed (and encrypted): a
+  // compressed part is application/gzip. xenc:EncryptedData's MimeType carries
+  // it, and WSS4J gives the decrypted part that Content-Type back.
   for (size_t i = 0; i < m.parts.size(); ++i)
-    wire.push_back({m.parts[i].content_id, m.parts[i].mime_type,
+    wire.push_back({m.parts[i].content_id, m.parts[i].gzip ? "application/gzip" : m.parts[i].mime_type,
                     m.parts[i].gzip ? crypto::deflate(out.data.at(i), crypto::Wrapping::Gzip) : out.data.at(i)});
   std::string soap = build_user_message(m);
   if (out.sign_with != nullptr) {
@@ -83,9 +86,7 @@ Result<delivery::Prepared> build_outgoing(const Outgoing& out, const std::string
                      "Content-ID: <soap." +
                      m.message_id + ">\r\n\r\n" + soap;
   for (size_t i = 0; i < m.parts.size(); ++i) {
-    const std::string type = out.encrypt_for != nullptr ? "application/octet-stream"
-                             : m.parts[i].gzip          ? "application/gzip"
-                                                        : m.parts[i].mime_type;
+    const std::string type = out.encrypt_for != nullptr ? "application/octet-stream" : wire[i].mime_type;
     body += "\r\n--" + boundary + "\r\nContent-Type: " + type +
             "\r\nContent-Transfer-Encoding: binary\r\nContent-ID: <" + m.parts[i].content_id + ">\r\n\r\n" +
             wire[i].bytes;

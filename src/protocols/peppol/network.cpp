@@ -27,6 +27,9 @@ struct Reading {
   std::string rejection;
   gate::Failure failure = gate::Failure::None;
   std::vector<peppol::MlsReason> reasons;
+  // The EBMS error when the refusal goes on the AS4 level (no MLS endpoint):
+  // EBMS:0003 for parties that disagree with the envelope, else EBMS:0004.
+  std::string_view ebms = "EBMS:0004";
 };
 
 namespace {
@@ -79,6 +82,23 @@ std::string disagreement(const peppol::Sbd& sbd, const as4::UserMessage& um) {
     return "the SBDH process " + quoted(process_scheme + "::" + process->instance_identifier) + " is not eb:Service " +
            quoted(um.service_type + "::" + um.service);
   return "";
+}
+
+// The SBD's bytes before and after its CreationDateAndTime's value, or the
+// bytes and nothing when that value is not found exactly where the header
+// has it: what tells a duplicate from a conflict. A sender's "send again"
+// writes a new creation time under the same InstanceIdentifier, which the
+// Peppol specifications make the document's identity: the same document.
+std::pair<std::string_view, std::string_view> around_creation_time(std::string_view bytes, const peppol::Sbd& sbd) {
+  const size_t tag = bytes.find("CreationDateAndTime");
+  const size_t open_end = tag == std::string_view::npos ? tag : bytes.find('>', tag);
+  const size_t close = open_end == std::string_view::npos ? open_end : bytes.find("</", open_end);
+  if (close == std::string_view::npos) return {bytes, {}};
+  std::string_view value = bytes.substr(open_end + 1, close - open_end - 1);
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front())) != 0) value.remove_prefix(1);
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())) != 0) value.remove_suffix(1);
+  if (value.empty() || value != sbd.document.creation_date_and_time) return {bytes, {}};
+  return {bytes.substr(0, open_end + 1), bytes.substr(close)};
 }
 
 // "0088:5790000435951" from a UBL EndpointID and its schemeID.
@@ -165,23 +185,29 @@ Reading read_ubl(const peppol::Sbd& sbd, const std::string& ubl, ubl::DocumentTy
     ubl::DespatchAdvice advice;
     if (ubl::Error e = ubl::parse_despatch_advice(ubl, &advice))
       return rejected(gate::Failure::Malformed, "the despatch advice cannot be read: " + e.text, "SV");
-    findings = ubl::validate(advice);
     parties = party_disagreement(sbd, advice.supplier, advice.customer, "despatch supplier", "delivery customer");
+    findings = ubl::validate(advice);
     if (!ubl::rejects(findings)) r.read = business::read_document(advice);
   } else {
     ubl::Invoice invoice;
     if (ubl::Error e = ubl::parse_invoice(ubl, &invoice))
       return rejected(gate::Failure::Malformed, "the invoice cannot be read: " + e.text, "SV");
-    findings = ubl::validate(invoice);
     parties = party_disagreement(sbd, invoice.supplier, invoice.customer, "seller", "buyer");
+    findings = ubl::validate(invoice);
     if (!ubl::rejects(findings)) r.read = business::read_document(invoice);
+  }
+  // The parties first: a document sent under the wrong participants is an
+  // envelope fault (EBMS:0003) whatever else is wrong with it.
+  if (!parties.empty()) {
+    Reading out = rejected(gate::Failure::Malformed, parties, "BV");
+    out.ebms = "EBMS:0003";
+    return out;
   }
   if (ubl::rejects(findings)) {
     Reading out = rejected(gate::Failure::DocumentRejected, "the document breaks " + findings_text(findings), "BV");
     out.reasons = reasons_of(findings);
     return out;
   }
-  if (!parties.empty()) return rejected(gate::Failure::Malformed, parties, "BV");
   if (!r.read.error.empty())
     return rejected(gate::Failure::DocumentRejected,
                     "the document cannot be booked: " + partner_text(r.read.error, 400), "BV");
@@ -227,8 +253,10 @@ PeppolNetwork::PeppolNetwork(config::Peppol settings, crypto::TrustStore trust, 
   ocsp_ = std::make_unique<identity::OcspChecker>(std::move(o));
 }
 
+// By the seat id alone: a PartyId of another type is the P-Mode's fault
+// (EBMS:0010 from check_envelope), not an unknown sender (EBMS:0001).
 const config::Partner* PeppolNetwork::sender(const as4::UserMessage& um) const {
-  if (um.from.empty() || um.from[0].type != kPartyType) return nullptr;
+  if (um.from.empty()) return nullptr;
   return partners_.peppol_sender(um.from[0].id);
 }
 
@@ -322,7 +350,7 @@ void PeppolNetwork::keys(receivers::Message& m, const as4::UserMessage& um, as4:
   Reading r = read_ubl(sbd, ubl, type);
   const config::Partner::Peppol::Mls* mls = mls_endpoint(*m.partner, um.from[0].id);
   // Refused: told in a Message Level Status where the sending AP takes one, else on the AS4 level.
-  if (!r.rejection.empty() && mls == nullptr) return refuse(r.failure, "EBMS:0004", r.rejection);
+  if (!r.rejection.empty() && mls == nullptr) return refuse(r.failure, r.ebms, r.rejection);
 
   gate::InterchangeWork w;
   w.kind = gate::InterchangeKind::Peppol;
@@ -333,7 +361,9 @@ void PeppolNetwork::keys(receivers::Message& m, const as4::UserMessage& um, as4:
   w.reply_to = m.partner;
   w.documents_owner = sbd.sender.value;
   w.key = store::MessageKey::peppol(m.partner->id, lower(sbd.sender.value), sbd.document.instance_identifier);
-  w.digest = store::PayloadDigest::of(bytes);
+  const auto [before, after] = around_creation_time(bytes, sbd);
+  w.digest = store::PayloadDigest::of({before, after});
+  w.raw = store::RawDigest::of(bytes);
   // The sender may ask for failures only (the SBDH's MLS_TYPE); never an MLS to an MLS.
   const peppol::Scope* wants = sbd.scope("MLS_TYPE");
   const bool failures_only = wants != nullptr && wants->instance_identifier == "FAILURE_ONLY";

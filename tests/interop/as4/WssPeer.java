@@ -523,6 +523,7 @@ public class WssPeer {
     Document doc;
     Element messaging, body, security, signature;
     Map<String, byte[]> attachments = new java.util.LinkedHashMap<>();  // Content-ID -> octets (decrypted)
+    Map<String, String> types = new HashMap<>();  // Content-ID -> Content-Type (after decryption: EncryptedData's MimeType)
     Map<String, Element> ids = new HashMap<>();
     List<Element> references = new ArrayList<>();  // the ds:References of the received signature
     List<byte[]> payloads = new ArrayList<>();
@@ -670,6 +671,7 @@ public class WssPeer {
         String cid = stripAngles(headers.get(i).getOrDefault("content-id", ""));
         if (cid.isEmpty()) throw invalid("MIME part " + (i + 1) + " has no Content-ID");
         if (r.attachments.put(cid, contents.get(i)) != null) throw invalid("two MIME parts have the Content-ID <" + cid + ">");
+        r.types.put(cid, contentTypeParams(headers.get(i).getOrDefault("content-type", "")).get(""));
       }
     }
 
@@ -810,6 +812,8 @@ public class WssPeer {
         javax.crypto.Cipher gcm = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
         gcm.init(javax.crypto.Cipher.DECRYPT_MODE, cek, new javax.crypto.spec.GCMParameterSpec(128, sealed, 0, 12));
         r.attachments.put(cid, gcm.doFinal(sealed, 12, sealed.length - 12));
+        // As WSS4J does: the decrypted part gets its Content-Type back from the MimeType.
+        r.types.put(cid, ed.getAttribute("MimeType"));
       } catch (java.security.GeneralSecurityException e) {
         throw decryption("the attachment cid:" + cid + " does not decrypt (AES-128-GCM)");
       }
@@ -930,6 +934,13 @@ public class WssPeer {
         if (props != null)
           for (Element p : children(props, EB, "Property"))
             if (p.getAttribute("name").equals("CompressionType")) compression = p.getTextContent().trim();
+        // The part's Content-Type after decryption is the one it was signed with:
+        // phase4 and Domibus read a compressed part only as application/gzip.
+        if (href.startsWith("cid:") && compression.equals("application/gzip") &&
+            !"application/gzip".equals(r.types.get(cidOf(href))))
+          throw decryption("the part " + href + " is compressed (CompressionType application/gzip) but its " +
+                           "Content-Type after decryption is '" + r.types.get(cidOf(href)) + "', not application/gzip " +
+                           "(xenc:EncryptedData MimeType)");
         if (compression.equals("application/gzip")) {
           try (java.util.zip.GZIPInputStream in = new java.util.zip.GZIPInputStream(new ByteArrayInputStream(bytes))) {
             bytes = in.readAllBytes();

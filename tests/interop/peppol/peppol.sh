@@ -5,6 +5,7 @@
 # SOAP 1.2 UserMessage with the Peppol P-Mode values (agreement, AP party
 # types, the process as eb:Service of type cenbii-procid-ubl, the document type
 # as eb:Action), originalSender and finalRecipient, one gzipped SBD by cid.
+# PEPPOL_FROM_TYPE overrides eb:From's PartyId type.
 peppol_envelope() {
   cat <<XML
 <S12:Envelope xmlns:S12="http://www.w3.org/2003/05/soap-envelope" xmlns:eb="http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/" xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd" xmlns:wsu="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd">
@@ -13,7 +14,7 @@ peppol_envelope() {
       <eb:UserMessage>
         <eb:MessageInfo><eb:Timestamp>2026-12-03T10:00:00.000Z</eb:Timestamp><eb:MessageId>$1</eb:MessageId></eb:MessageInfo>
         <eb:PartyInfo>
-          <eb:From><eb:PartyId type="urn:fdc:peppol.eu:2017:identifiers:ap">$3</eb:PartyId><eb:Role>http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/initiator</eb:Role></eb:From>
+          <eb:From><eb:PartyId type="${PEPPOL_FROM_TYPE:-urn:fdc:peppol.eu:2017:identifiers:ap}">$3</eb:PartyId><eb:Role>http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/initiator</eb:Role></eb:From>
           <eb:To><eb:PartyId type="urn:fdc:peppol.eu:2017:identifiers:ap">$4</eb:PartyId><eb:Role>http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/responder</eb:Role></eb:To>
         </eb:PartyInfo>
         <eb:CollaborationInfo><eb:AgreementRef>urn:fdc:peppol.eu:2017:agreements:tia:ap_provider</eb:AgreementRef><eb:Service type="cenbii-procid-ubl">$8</eb:Service><eb:Action>$7</eb:Action><eb:ConversationId>conv-$1</eb:ConversationId></eb:CollaborationInfo>
