@@ -68,11 +68,14 @@ sql_eventually() {
 # sleeps: on a loaded machine the checks between the sleeps take their time too.
 # Budgets are generous (CI runs the suite about 1.7x slower than a developer's
 # machine): a wait that succeeds returns as soon as it does.
-eventually() {
-  local deadline=$((SECONDS + $1))
+eventually() {  # on giving up it says on stderr what it waited for
+  local deadline=$((SECONDS + $1)) waited=$1
   shift
   until "$@"; do
-    ((SECONDS < deadline)) || return 1
+    if ((SECONDS >= deadline)); then
+      echo "gave up after ${waited} s waiting for: $*" >&2
+      return 1
+    fi
     sleep 0.05
   done
 }

@@ -71,8 +71,20 @@ restart_server() {  # the gateway stopped and started again on its config as it 
 }
 mls_rows() { sql "$db" "SELECT count(*) FROM outbox WHERE kind = 'mls' $1"; }
 mls_rows_are() { [[ $(mls_rows "$1") == "$2" ]]; }  # mls_rows_are CONDITION COUNT
-wait_delivered() {  # wait_delivered N: until N MLS rows are delivered (or 20 s)
+# What the MLS rows and the peer look like, for a wait that gave up.
+mls_report() {
+  echo "now $(($(date +%s%3N))) ms; MLS rows (id|state|attempts|next_attempt_at|last_error):"
+  sql "$db" "SELECT id, state, attempts, next_attempt_at, substr(COALESCE(last_error, ''), 1, 300) FROM outbox WHERE kind = 'mls' ORDER BY id"
+  local log
+  for log in "$WORK"/peer*.log "$WORK"/peer*/received.log; do
+    [[ -f $log ]] && echo "--- $log" && tail -5 "$log"
+  done
+  echo "--- gateway"
+  tail -5 "$WORK/server.out"
+}
+wait_delivered() {  # wait_delivered N: until N MLS rows are delivered (20 s), else says what it saw
   for _ in $(seq 1 400); do (($(mls_rows "AND state = 'delivered'") >= $1)) && return; sleep 0.05; done
+  fail "fewer than $1 MLS rows delivered after 20 s: $(mls_report)"
 }
 number() { sed -i "0,/<cbc:ID>[^<]*</s//<cbc:ID>$2</" "$WORK/$1.sbd"; }
 mls_of() {  # mls_of INSTANCE: the ApplicationResponse files the peer kept for that document
@@ -162,7 +174,7 @@ sbd errored invoice.xml
 number errored MLS-ERRORED
 make_peppol errored "$WORK/errored.sbd" POP000123
 receipted errored
-eventually 30 mls_rows_are "AND state = 'failed'" 1
+eventually 30 mls_rows_are "AND state = 'failed'" 1 || fail "errored: no failed MLS row after 30 s: $(mls_report)"
 check_eq "errored: the row failed" 1 "$(mls_rows "AND state = 'failed' AND reference LIKE '%instance-errored'")"
 sql "$db" "SELECT last_error FROM outbox WHERE kind = 'mls' AND state = 'failed'" | grep -q 'the partner answered EBMS:0004' ||
   fail "errored: $(sql "$db" "SELECT last_error FROM outbox WHERE kind = 'mls' AND state = 'failed'")"
@@ -174,7 +186,8 @@ sbd killed invoice.xml
 number killed MLS-KILLED
 make_peppol killed "$WORK/killed.sbd" POP000123
 receipted killed
-eventually 30 grep -q . "$WORK/peer-slow/received.log" 2>/dev/null
+eventually 30 grep -q . "$WORK/peer-slow/received.log" 2>/dev/null ||
+  fail "killed: the slow peer received nothing in 30 s: $(mls_report)"
 kill -9 "$server"
 wait "$server" 2>/dev/null
 check_eq "killed: in flight at the kill" in-flight \
@@ -182,7 +195,8 @@ check_eq "killed: in flight at the kill" in-flight \
 new_peer "$WORK/peer-slow" --delay-ms 10
 start_server "$WORK/edihub.xml"
 # Leased for one attempt + 10 s from before the kill (about 20 s), then sent again.
-eventually 90 mls_rows_are "AND state = 'delivered' AND reference LIKE '%instance-killed'" 1
+eventually 90 mls_rows_are "AND state = 'delivered' AND reference LIKE '%instance-killed'" 1 ||
+  fail "killed: not delivered 90 s after the restart: $(mls_report)"
 check_eq "killed: delivered after the restart" 1 \
   "$(mls_rows "AND state = 'delivered' AND reference LIKE '%instance-killed'")"
 check_eq "killed: one MLS row for the document" 1 "$(mls_rows "AND reference LIKE '%instance-killed'")"
