@@ -467,3 +467,10 @@ BEGIN
 END
 $link$;
 SELECT edihub_link_lines_on('invoice_lines', 'invoices', ARRAY['partner_id', 'invoice_number', 'credit_note']);
+
+-- migration 11: the back office receives the versions of one document in the
+-- order they were booked (SQLite's migration 12): a row is not due while an
+-- earlier row of its order_key (the document: kind, partner, number) is
+-- pending, in flight or failed.
+ALTER TABLE outbox ADD COLUMN order_key TEXT;
+CREATE INDEX outbox_order ON outbox (order_key, id) WHERE order_key IS NOT NULL;

@@ -508,3 +508,11 @@ DROP TABLE invoices;
 ALTER TABLE invoices_v11 RENAME TO invoices;
 ALTER TABLE invoice_lines_v11 RENAME TO invoice_lines;
 CREATE INDEX invoices_source ON invoices (partner_id, source);
+
+-- migration 12: the back office receives the versions of one document in the
+-- order they were booked. A document event's order_key names its document
+-- (invoice:acme:INV-88301: kind, partner, number); a row is not due while an
+-- earlier row of the same order_key is pending, in flight or failed (an
+-- operator's retry or cancel releases what a failed one holds).
+ALTER TABLE outbox ADD COLUMN order_key TEXT;
+CREATE INDEX outbox_order ON outbox (order_key, id) WHERE order_key IS NOT NULL;

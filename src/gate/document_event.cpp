@@ -63,6 +63,10 @@ Object::Ptr document_object(const Document& doc) {
 
 }  // namespace
 
+std::string document_key(const std::string& partner_id, const Document& doc) {
+  return partner_text(std::string(business::kind_of(doc)) + ":" + partner_id + ":" + doc.number, 512);
+}
+
 std::string document_version_key(const std::string& partner_id, const Document& doc) {
   // The number and date are the partner's bytes and the key becomes an HTTP
   // header: through partner_text, which is deterministic (the same key on
@@ -101,6 +105,7 @@ store::OutboxItem document_event(const config::Partner& partner, const std::stri
   item.kind = "document";
   item.message_id = document_version_key(owner, doc);
   item.reference = item.message_id;
+  item.order_key = document_key(owner, doc);
   const bool webhook = partner.documents.via == config::Partner::Documents::Via::Webhook;
   item.channel = webhook ? "webhook" : "dir";
   item.destination = partner.documents.target;

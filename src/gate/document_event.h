@@ -15,6 +15,10 @@
 
 namespace edihub::gate {
 
+// "shipment-notice:acme:ASN-1001": the document whose versions these are (its
+// events are delivered in the order they were queued, OutboxItem::order_key).
+std::string document_key(const std::string& partner_id, const Document& doc);
+
 // "shipment-notice:acme:ASN-1001:20261201:original": the version's name.
 std::string document_version_key(const std::string& partner_id, const Document& doc);
 

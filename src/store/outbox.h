@@ -21,6 +21,13 @@
 
 namespace edihub::store {
 
+// The SQL condition, on a row of `outbox`, that no earlier row of its
+// order_key is still to deliver: what both stores add to "due".
+#define OUTBOX_IN_ORDER                                                                        \
+  "(order_key IS NULL OR NOT EXISTS (SELECT 1 FROM outbox AS earlier"                          \
+  " WHERE earlier.order_key = outbox.order_key AND earlier.id < outbox.id"                     \
+  " AND earlier.state IN ('pending', 'in-flight', 'failed')))"
+
 struct OutboxItem {
   std::string partner_id;
   std::string kind;         // mdn, 997, 999, ta1, contrl, aperak, document
@@ -29,6 +36,10 @@ struct OutboxItem {
   std::string destination;  // URL or directory
   std::string message_id;   // fixed at enqueue, reused on every retry
   std::string headers, body;
+  // The versions of one document (a back-office event's "invoice:acme:INV-1"):
+  // a row is not due while an earlier row of the same key is pending, in
+  // flight or failed. Empty: delivered in no particular order.
+  std::string order_key;
 };
 
 // The media type an acknowledgment of `kind` travels as: application/edifact

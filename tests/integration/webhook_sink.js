@@ -4,6 +4,7 @@
 // first request of every key (so each is retried), then 200, each 200 after
 // DELAY_MS (0 by default: a slower ERP, so that a test can stop the gateway
 // while deliveries remain, whatever the load on the machine).
+// FAIL_FIRST=TEXT: only the keys that contain TEXT get a 500 first.
 //   node webhook_sink.js DIR [DELAY_MS]   (prints "port N" once listening on 127.0.0.1)
 'use strict'
 const http = require('http')
@@ -20,7 +21,8 @@ http.createServer((req, res) => {
     const body = Buffer.concat(chunks)
     const count = (seen.get(key) || 0) + 1
     seen.set(key, count)
-    const status = count === 1 ? 500 : 200
+    const failFirst = !process.env.FAIL_FIRST || key.includes(process.env.FAIL_FIRST)
+    const status = count === 1 && failFirst ? 500 : 200
     if (count === 1) fs.writeFileSync(`${dir}/${seen.size}.json`, body)
     fs.appendFileSync(`${dir}/requests.log`,
       `${status} ${key} ${crypto.createHash('sha256').update(body).digest('hex')}\n`)

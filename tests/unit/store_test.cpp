@@ -409,7 +409,7 @@ TEST_CASE("schema: migration 8 keeps every line of a database made at 7, now WIT
   sqlite3_close(raw);
 
   auto s = db.open();
-  CHECK(s->report()->schema_version == 11);
+  CHECK(s->report()->schema_version == 12);
   CHECK(rows(*s, "invoice_lines") == 3);
   s.reset();
   REQUIRE(sqlite3_open((db.dir + "/test.db").c_str(), &raw) == SQLITE_OK);
@@ -462,7 +462,7 @@ TEST_CASE("schema: migration 11 keys invoices by their credit-note flag too and 
   sqlite3_close(raw);
 
   auto s = db.open();
-  CHECK(s->report()->schema_version == 11);
+  CHECK(s->report()->schema_version == 12);
   CHECK(rows(*s, "invoices") == 2);
   CHECK(rows(*s, "invoice_lines") == 3);
   s.reset();
@@ -606,6 +606,45 @@ TEST_CASE("purge: message-log rows and captures past their retention, in batches
   CHECK(rows(*later, "captures") == 0);
 }
 
+TEST_CASE("outbox: the versions of one document are due one after the other, in the order queued") {
+  TempDb db;
+  auto s = db.open();
+  auto event = [](const std::string& version, const std::string& document) {
+    OutboxItem i{"acme", "document", version, "webhook", "https://erp.example/in", version, "", "{}"};
+    i.order_key = document;
+    return i;
+  };
+  REQUIRE(s->enqueue(event("invoice:acme:INV-1:20240315:original", "invoice:acme:INV-1")).is_ok());
+  REQUIRE(s->enqueue(event("invoice:acme:INV-1:20240320:replace", "invoice:acme:INV-1")).is_ok());
+  REQUIRE(s->enqueue(event("credit-note:acme:INV-1:20240320:original", "credit-note:acme:INV-1")).is_ok());
+  auto names = [](const std::vector<OutboxEntry>& rows) {
+    std::vector<std::string> out;
+    for (const OutboxEntry& e : rows) out.push_back(e.item.message_id);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  // The replacement waits for the original; the credit note is another document.
+  auto due = s->due_outbox(10, 60000);
+  REQUIRE(due.is_ok());
+  CHECK(names(due.value()) == std::vector<std::string>{"credit-note:acme:INV-1:20240320:original",
+                                                       "invoice:acme:INV-1:20240315:original"});
+  const int64_t original = due.value()[0].item.message_id[0] == 'i' ? due.value()[0].id : due.value()[1].id;
+  // The original's delivery failed: it is retried, and the replacement still waits (a failed row too).
+  REQUIRE(s->outbox_retry(original, 0, "HTTP 500", false).is_ok());
+  auto retried = s->due_outbox(10, 60000);
+  REQUIRE(retried.is_ok());
+  CHECK(names(retried.value()) == std::vector<std::string>{"invoice:acme:INV-1:20240315:original"});
+  REQUIRE(s->outbox_retry(original, 0, "HTTP 400", true).is_ok());
+  CHECK(s->due_outbox(10, 60000)->empty());
+  // Delivered (the operator retried it): the replacement is due.
+  REQUIRE(s->outbox_retry_now(original).is_ok());
+  REQUIRE(s->due_outbox(10, 60000)->size() == 1);
+  REQUIRE(s->outbox_delivered(original, "").is_ok());
+  auto next = s->due_outbox(10, 60000);
+  REQUIRE(next.is_ok());
+  CHECK(names(next.value()) == std::vector<std::string>{"invoice:acme:INV-1:20240320:replace"});
+}
+
 TEST_CASE("outbox: due rows are leased in flight, delivered, retried, answered, listed, cancelled") {
   TempDb db;
   auto s = db.open();
@@ -671,7 +710,7 @@ TEST_CASE("outbox: due rows are leased in flight, delivered, retried, answered, 
 
 TEST_CASE("schema: migrations recorded once; bad URIs are clear errors") {
   TempDb db;
-  const int latest = test::on_postgresql() ? 10 : 11;  // schema/postgresql.sql starts at SQLite's third
+  const int latest = test::on_postgresql() ? 11 : 12;  // schema/postgresql.sql starts at SQLite's third
   {
     auto s = db.open();
     CHECK(s->report()->schema_version == latest);

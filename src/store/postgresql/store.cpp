@@ -260,7 +260,7 @@ class PgTransaction : public Transaction {
   Status put_outbox(const OutboxItem& i) override {
     return c_.defer(
         "INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers,"
-        " body, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)",
+        " body, created_at, next_attempt_at, order_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, NULLIF($10, ''))",
         Params()
             .add(i.partner_id)
             .add(i.kind)
@@ -270,7 +270,8 @@ class PgTransaction : public Transaction {
             .add(i.message_id)
             .add(i.headers)
             .bytes(i.body)
-            .add(now_));
+            .add(now_)
+            .add(i.order_key));
   }
   Result<StoredVersion> version(const char* sql, const Params& key) {
     ASSIGN_OR_RETURN(Rows r, c_.exec(sql, key));
@@ -425,7 +426,7 @@ class PgStore : public Store {
           Result<Rows> r = c_->exec(
               "UPDATE outbox SET state = 'in-flight', next_attempt_at = $1::bigint + $2::bigint WHERE id IN"
               " (SELECT id FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= $1"
-              " ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING " OUTBOX_COLUMNS,
+              " AND " OUTBOX_IN_ORDER " ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING " OUTBOX_COLUMNS,
               Params().add(tx.now_ms()).add(lease_ms).add(int64_t{limit}));
           if (!r.is_ok()) return r.status();
           due = outbox_rows(r.value());

@@ -26,7 +26,7 @@ OutboxEntry read_entry(const Stmt& q) {
 }
 
 // A row due at ?1: what any_due asks and take_due takes.
-#define OUTBOX_DUE " FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= ?1"
+#define OUTBOX_DUE " FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= ?1 AND " OUTBOX_IN_ORDER
 
 Status done(const Result<int64_t>& r) { return r.is_ok() ? Status::ok() : r.status(); }
 

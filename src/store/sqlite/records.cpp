@@ -22,7 +22,7 @@ Records::Records(Connection& c)
            " VALUES (?1, NULLIF(?2, ''), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULLIF(?12, 0), ?13)"),
       enqueue_(c,
                "INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers, body,"
-               " created_at, next_attempt_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)"),
+               " created_at, next_attempt_at, order_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, NULLIF(?10, ''))"),
       archive_(c,
                "INSERT INTO captures (received_at, partner_id, protocol, message_id, raw_sha256, head, body)"
                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
@@ -51,7 +51,7 @@ Status Records::log(const MessageLog& m, int64_t now_ms) {
 Status Records::enqueue(const OutboxItem& i, int64_t now_ms) {
   Using q(enqueue_);
   q->bind(1, i.partner_id).bind(2, i.kind).bind(3, i.reference).bind(4, i.channel).bind(5, i.destination);
-  q->bind(6, i.message_id).bind(7, i.headers).bind_blob(8, i.body).bind(9, now_ms);
+  q->bind(6, i.message_id).bind(7, i.headers).bind_blob(8, i.body).bind(9, now_ms).bind(10, i.order_key);
   Result<int64_t> n = q->run();
   return n.is_ok() ? Status::ok() : n.status();
 }
