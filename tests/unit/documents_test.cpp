@@ -294,6 +294,29 @@ TEST_CASE("element errors: each AK403 code with the exact AK4 and the bad value"
         "AK3*BIG*2**8~\nAK4*1*373*8*20241301~\nAK4*3*373*4*2024~\nAK5*R*5~\n");
 }
 
+TEST_CASE("005010's BIG has BIG11 (1005, Hierarchical Structure Code, ID 4/4); 004010's stops at BIG10") {
+  const std::vector<std::string> content = with(kInvoice, 0, "BIG*20240315*INV-1*20240305*PO1*******0001");
+  // The same 810 in a 005010 interchange (ISA12 00501, GS08 005010).
+  auto in_005010 = [](std::string bytes) {
+    bytes.replace(bytes.find("*00401*"), 7, "*00501*");
+    bytes.replace(bytes.find("*004010~"), 8, "*005010~");
+    return bytes;
+  };
+  auto ack_of = [&](const std::vector<std::string>& c) {
+    edi::ParseResult r = validate(in_005010(interchange(c)));
+    REQUIRE(r.interchanges.size() == 1);
+    REQUIRE(r.interchanges[0].ok());
+    const edi::Message& m = r.interchanges[0].groups.at(0).messages.at(0);
+    REQUIRE(m.version == "005010");
+    REQUIRE(m.validated);
+    return lines_of(x12::build_997(r.interchanges[0], kEnv), {"AK3", "AK4", "AK5"});
+  };
+  CHECK(ack_of(content) == "AK5*A~\n");
+  CHECK(ack_of(with(kInvoice, 0, "BIG*20240315*INV-1*20240305*PO1*******001")) ==
+        "AK3*BIG*2**8~\nAK4*11*1005*4*001~\nAK5*R*5~\n");
+  CHECK(findings(content) == "AK3*BIG*2**8~\nAK4*11**3~\nAK5*R*5~\n");  // 004010: too many data elements
+}
+
 TEST_CASE("the validator's memory is bounded by the definition, its findings by the limits") {
   std::vector<std::string> noisy = kInvoice;
   for (int i = 0; i < 500; ++i) noisy.insert(noisy.begin() + 1, "ZZZ*" + std::to_string(i));
