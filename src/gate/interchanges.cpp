@@ -295,11 +295,10 @@ Result<InterchangeResult> process_interchange(store::Transaction& tx, const Inte
     return logged();
   }
   r.message_id = w.key->message_id;
-  ASSIGN_OR_RETURN(Claimed claimed,
-                   claim_key(tx,
-                             KeyClaim{*w.key, w.digest,
-                                      w.raw.empty() ? store::RawDigest::from_hex(w.digest.hex()) : w.raw},
-                             options));
+  ASSIGN_OR_RETURN(
+      Claimed claimed,
+      claim_key(tx, KeyClaim{*w.key, w.digest, w.raw.empty() ? store::RawDigest::from_hex(w.digest.hex()) : w.raw},
+                options));
   // A Peppol key stored before the creation time was left out of its digest
   // holds the digest of the whole SBD: the same bytes again are a duplicate.
   if (claimed.kind == Claimed::Kind::Conflict && !w.raw.empty() && claimed.stored->payload.hex() == w.raw.hex())

@@ -23,9 +23,9 @@ namespace edihub::store {
 
 // The SQL condition, on a row of `outbox`, that no earlier row of its
 // order_key is still to deliver: what both stores add to "due".
-#define OUTBOX_IN_ORDER                                                                        \
-  "(order_key IS NULL OR NOT EXISTS (SELECT 1 FROM outbox AS earlier"                          \
-  " WHERE earlier.order_key = outbox.order_key AND earlier.id < outbox.id"                     \
+#define OUTBOX_IN_ORDER                                                    \
+  "(order_key IS NULL OR NOT EXISTS (SELECT 1 FROM outbox AS earlier"      \
+  " WHERE earlier.order_key = outbox.order_key AND earlier.id < outbox.id" \
   " AND earlier.state IN ('pending', 'in-flight', 'failed')))"
 
 struct OutboxItem {

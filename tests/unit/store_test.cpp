@@ -626,8 +626,8 @@ TEST_CASE("outbox: the versions of one document are due one after the other, in 
   // The replacement waits for the original; the credit note is another document.
   auto due = s->due_outbox(10, 60000);
   REQUIRE(due.is_ok());
-  CHECK(names(due.value()) == std::vector<std::string>{"credit-note:acme:INV-1:20240320:original",
-                                                       "invoice:acme:INV-1:20240315:original"});
+  CHECK(names(due.value()) ==
+        std::vector<std::string>{"credit-note:acme:INV-1:20240320:original", "invoice:acme:INV-1:20240315:original"});
   const int64_t original = due.value()[0].item.message_id[0] == 'i' ? due.value()[0].id : due.value()[1].id;
   // The original's delivery failed: it is retried, and the replacement still waits (a failed row too).
   REQUIRE(s->outbox_retry(original, 0, "HTTP 500", false).is_ok());

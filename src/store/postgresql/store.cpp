@@ -260,7 +260,8 @@ class PgTransaction : public Transaction {
   Status put_outbox(const OutboxItem& i) override {
     return c_.defer(
         "INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers,"
-        " body, created_at, next_attempt_at, order_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, NULLIF($10, ''))",
+        " body, created_at, next_attempt_at, order_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, NULLIF($10, "
+        "''))",
         Params()
             .add(i.partner_id)
             .add(i.kind)
@@ -426,7 +427,8 @@ class PgStore : public Store {
           Result<Rows> r = c_->exec(
               "UPDATE outbox SET state = 'in-flight', next_attempt_at = $1::bigint + $2::bigint WHERE id IN"
               " (SELECT id FROM outbox WHERE state IN ('pending', 'in-flight') AND next_attempt_at <= $1"
-              " AND " OUTBOX_IN_ORDER " ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING " OUTBOX_COLUMNS,
+              " AND " OUTBOX_IN_ORDER
+              " ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING " OUTBOX_COLUMNS,
               Params().add(tx.now_ms()).add(lease_ms).add(int64_t{limit}));
           if (!r.is_ok()) return r.status();
           due = outbox_rows(r.value());

@@ -20,9 +20,10 @@ Records::Records(Connection& c)
            "INSERT INTO messages (received_at, partner_id, protocol, transport, transport_id, message_id, outcome,"
            " bytes, documents, duration_ms, detail, capture_id, answers)"
            " VALUES (?1, NULLIF(?2, ''), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULLIF(?12, 0), ?13)"),
-      enqueue_(c,
-               "INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers, body,"
-               " created_at, next_attempt_at, order_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, NULLIF(?10, ''))"),
+      enqueue_(
+          c,
+          "INSERT INTO outbox (partner_id, kind, reference, channel, destination, message_id, headers, body,"
+          " created_at, next_attempt_at, order_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, NULLIF(?10, ''))"),
       archive_(c,
                "INSERT INTO captures (received_at, partner_id, protocol, message_id, raw_sha256, head, body)"
                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
