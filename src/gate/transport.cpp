@@ -203,9 +203,9 @@ TransportResult admit_leased(Gate& gate, store::KeyStore& store, const Transport
 
 store::OutboxItem async_receipt(const store::MessageKey& key, const std::string& destination,
                                 const std::string& message_id, const store::Receipt& receipt) {
-  return {key.partner_id,  "mdn",       key.message_id,
-          "http",          destination, message_id.empty() ? key.message_id : message_id,
-          receipt.headers, receipt.body};
+  return {key.partner_id,  "mdn",        key.message_id,
+          "http",          destination,  message_id.empty() ? key.message_id : message_id,
+          receipt.headers, receipt.body, ""};
 }
 
 store::MessageLog transport_row(const TransportWork& w, Outcome outcome, const std::string& detail, int64_t documents,

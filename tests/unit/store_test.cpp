@@ -171,7 +171,7 @@ TEST_CASE("a write that fails fails its transaction, whenever the store sends it
   auto s = db.open();
   const MessageLog row = log_row(Outcome::Processed);
   const OutboxItem bad{"acme",       "997", "x12:ACMESUPPLY:1", "pigeon", "https://partner.example/as2",
-                       "<m@edihub>", "",    "ISA*..."};
+                       "<m@edihub>", "",    "ISA*...",          ""};
   Status st = s->transact(
       [&](Transaction& tx) -> Status {
         RETURN_IF_ERROR(tx.log(row));
@@ -610,9 +610,7 @@ TEST_CASE("outbox: the versions of one document are due one after the other, in 
   TempDb db;
   auto s = db.open();
   auto event = [](const std::string& version, const std::string& document) {
-    OutboxItem i{"acme", "document", version, "webhook", "https://erp.example/in", version, "", "{}"};
-    i.order_key = document;
-    return i;
+    return OutboxItem{"acme", "document", version, "webhook", "https://erp.example/in", version, "", "{}", document};
   };
   REQUIRE(s->enqueue(event("invoice:acme:INV-1:20240315:original", "invoice:acme:INV-1")).is_ok());
   REQUIRE(s->enqueue(event("invoice:acme:INV-1:20240320:replace", "invoice:acme:INV-1")).is_ok());
@@ -649,7 +647,7 @@ TEST_CASE("outbox: due rows are leased in flight, delivered, retried, answered, 
   TempDb db;
   auto s = db.open();
   auto item = [](const std::string& id, const std::string& channel) {
-    return OutboxItem{"acme", "997", "x12:ACMESUPPLY:1", channel, "https://partner.example/as2", id, "", "ISA*..."};
+    return OutboxItem{"acme", "997", "x12:ACMESUPPLY:1", channel, "https://partner.example/as2", id, "", "ISA*...", ""};
   };
   REQUIRE(s->enqueue(item("<m1@edihub>", "as2")).is_ok());
   REQUIRE(s->enqueue(item("<m2@edihub>", "as2")).is_ok());

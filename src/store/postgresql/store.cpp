@@ -47,15 +47,15 @@ Result<std::optional<KeyRecord>> read_key_row(Connection& c, const MessageKey& k
 #define OUTBOX_COLUMNS                                                                                            \
   "id, partner_id, kind, COALESCE(reference, ''), channel, destination, message_id, COALESCE(headers, ''), body," \
   " state, attempts, created_at, next_attempt_at, COALESCE(delivered_at, 0), COALESCE(last_error, ''),"           \
-  " COALESCE(prepared_headers, ''), prepared, receipt"
+  " COALESCE(prepared_headers, ''), prepared, receipt, COALESCE(order_key, '')"
 
 std::vector<OutboxEntry> outbox_rows(const Rows& r) {
   std::vector<OutboxEntry> out;
   for (int i = 0; i < r.size(); ++i) {
     OutboxEntry e;
     e.id = r.int64(i, 0);
-    e.item = {r.text(i, 1), r.text(i, 2), r.text(i, 3), r.text(i, 4),
-              r.text(i, 5), r.text(i, 6), r.text(i, 7), r.text(i, 8)};
+    e.item = {r.text(i, 1), r.text(i, 2), r.text(i, 3), r.text(i, 4), r.text(i, 5),
+              r.text(i, 6), r.text(i, 7), r.text(i, 8), r.text(i, 18)};
     e.state = r.text(i, 9);
     e.attempts = r.int64(i, 10);
     e.created_at_ms = r.int64(i, 11);

@@ -7,12 +7,12 @@ namespace {
 constexpr const char* kColumns =
     "id, partner_id, kind, COALESCE(reference, ''), channel, destination, message_id, COALESCE(headers, ''), body,"
     " state, attempts, created_at, next_attempt_at, COALESCE(delivered_at, 0), COALESCE(last_error, ''),"
-    " COALESCE(prepared_headers, ''), prepared, receipt";
+    " COALESCE(prepared_headers, ''), prepared, receipt, COALESCE(order_key, '')";
 
 OutboxEntry read_entry(const Stmt& q) {
   OutboxEntry e;
   e.id = q.int64(0);
-  e.item = {q.text(1), q.text(2), q.text(3), q.text(4), q.text(5), q.text(6), q.text(7), q.blob(8)};
+  e.item = {q.text(1), q.text(2), q.text(3), q.text(4), q.text(5), q.text(6), q.text(7), q.blob(8), q.text(18)};
   e.state = q.text(9);
   e.attempts = q.int64(10);
   e.created_at_ms = q.int64(11);
